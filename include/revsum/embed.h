@@ -1,0 +1,35 @@
+// Sentence embedding: a batch of sentences in, one L2-normalised row per sentence out.
+//
+// Two implementations plug into the Embedder interface:
+//   - LexicalEmbedder (lexical.h): model-free, any language, fitted on the batch it embeds.
+//   - UseLiteEmbedder (use_lite.h): Universal Sentence Encoder Lite, a 2-layer transformer in Eigen.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace revsum {
+
+// Row-major so that a row (one sentence) is contiguous.
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+class Embedder {
+ public:
+  virtual ~Embedder() = default;
+
+  // A short stable name recorded with every run ("lexical", "use-lite").
+  virtual std::string name() const = 0;
+
+  // Identifies the exact model/parameters (e.g. sha256 of the weights); recorded with every run.
+  virtual std::string model_hash() const = 0;
+
+  // Returns one row per input sentence, in input order; every non-zero row has unit L2 norm.
+  // Implementations may fit statistics on the batch (the lexical embedder's IDF does), so callers
+  // pass one scope (a review or a product) per call.
+  // Thread-safety: const-callable from one thread at a time unless the implementation says more.
+  virtual Matrix Embed(const std::vector<std::string>& sentences) = 0;
+};
+
+}  // namespace revsum
