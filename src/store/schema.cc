@@ -1,0 +1,159 @@
+// The schema and its migrations. Each migration moves PRAGMA user_version up by one, inside one
+// transaction, so a database is always at exactly one version. Never edit a released migration:
+// add the next one.
+#include <string>
+
+#include "statement.h"
+
+namespace revsum::store_internal {
+namespace {
+
+// Version 1: what `revsum ingest` writes.
+constexpr const char* kMigration1 = R"sql(
+CREATE TABLE sources (
+  id          INTEGER PRIMARY KEY,
+  path        TEXT NOT NULL UNIQUE,          -- as given on the command line; '-' for stdin
+  format      TEXT NOT NULL,                 -- jsonl, csv, tsv, text
+  size_bytes  INTEGER,                       -- file size when known
+  records     INTEGER NOT NULL DEFAULT 0,    -- records read by the latest ingest
+  ingested    INTEGER NOT NULL DEFAULT 0,    -- new reviews stored by the latest ingest
+  duplicates  INTEGER NOT NULL DEFAULT 0,    -- reviews already stored (same content hash)
+  rejected    INTEGER NOT NULL DEFAULT 0,
+  ingested_at TEXT
+);
+CREATE TABLE products (
+  id  INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE                   -- asin, parent_asin, category...; '' when unknown
+);
+CREATE TABLE reviews (
+  id           INTEGER PRIMARY KEY,
+  source_id    INTEGER NOT NULL REFERENCES sources(id),
+  line         INTEGER NOT NULL,             -- where the record starts in its dump
+  product_id   INTEGER NOT NULL REFERENCES products(id),
+  external_id  TEXT NOT NULL DEFAULT '',
+  rating       REAL,
+  title        TEXT NOT NULL DEFAULT '',
+  text         TEXT NOT NULL,                -- original text; sentence offsets index into it
+  time         INTEGER,                      -- unix seconds
+  content_hash INTEGER NOT NULL UNIQUE       -- FNV-1a of product, external id, text
+);
+CREATE INDEX reviews_by_product ON reviews(product_id);
+CREATE TABLE sentences (
+  id        INTEGER PRIMARY KEY,
+  review_id INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+  idx       INTEGER NOT NULL,                -- position in the review, from 0
+  begin     INTEGER NOT NULL,                -- code point offsets into reviews.text:
+  end       INTEGER NOT NULL,                --   substr(text, begin + 1, end - begin)
+  text      TEXT NOT NULL,                   -- cleaned sentence (NFKC, no HTML)
+  UNIQUE (review_id, idx)
+);
+CREATE TABLE rejects (
+  id        INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES sources(id),
+  line      INTEGER NOT NULL,
+  reason    TEXT NOT NULL,
+  raw       BLOB,                            -- the record's bytes (bounded)
+  UNIQUE (source_id, line, reason)
+);
+-- Full-text index over sentences. Its text is FtsIndexText(sentence): CJK characters spaced
+-- apart, so Chinese is searchable by any substring; rowid = sentences.id.
+CREATE VIRTUAL TABLE sentences_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+
+CREATE VIEW review_sentences AS
+  SELECT p.key AS product, r.id AS review_id, r.external_id, r.rating, s.idx, s.id AS sentence_id,
+         s.text
+  FROM sentences s JOIN reviews r ON r.id = s.review_id JOIN products p ON p.id = r.product_id;
+CREATE VIEW product_stats AS
+  SELECT p.key AS product, count(DISTINCT r.id) AS reviews,
+         (SELECT count(*) FROM sentences s JOIN reviews r2 ON r2.id = s.review_id
+           WHERE r2.product_id = p.id) AS sentences,
+         round(avg(r.rating), 2) AS avg_rating
+  FROM products p JOIN reviews r ON r.product_id = p.id GROUP BY p.id;
+CREATE VIEW reject_summary AS
+  SELECT s.path AS source, j.line, j.reason, length(j.raw) AS raw_bytes
+  FROM rejects j JOIN sources s ON s.id = j.source_id;
+)sql";
+
+// Version 2: summarisation runs, their scores and summaries.
+constexpr const char* kMigration2 = R"sql(
+CREATE TABLE runs (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT NOT NULL UNIQUE,          -- every parameter that affects results; same key = same run
+  params      TEXT NOT NULL,                 -- JSON, for people
+  embedder    TEXT NOT NULL,
+  model_hash  TEXT NOT NULL DEFAULT '',
+  heads       TEXT NOT NULL DEFAULT '',      -- head names, tab-separated, order of head_weights
+  started_at  TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE TABLE scores (
+  run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  scope        TEXT NOT NULL CHECK (scope IN ('review', 'product')),
+  sentence_id  INTEGER NOT NULL REFERENCES sentences(id) ON DELETE CASCADE,
+  weight       REAL NOT NULL,                -- the weights of one scope sum to 1
+  head_weights BLOB,                         -- float32 per head, in runs.heads order
+  PRIMARY KEY (run_id, scope, sentence_id)
+) WITHOUT ROWID;
+CREATE TABLE summaries (
+  id           INTEGER PRIMARY KEY,
+  run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  scope        TEXT NOT NULL CHECK (scope IN ('review', 'product')),
+  subject      TEXT NOT NULL,                -- review id or product key
+  text         TEXT NOT NULL,
+  sentence_ids TEXT NOT NULL,                -- JSON array of sentences.id, in summary order
+  units_in     INTEGER NOT NULL,             -- size of the input, in `unit`
+  units_out    INTEGER NOT NULL,
+  unit         TEXT NOT NULL,                -- 'words' or a tokenizer name
+  embedder     TEXT NOT NULL DEFAULT '',
+  UNIQUE (run_id, scope, subject)
+);
+CREATE VIEW latest_summaries AS
+  SELECT s.scope, s.subject, s.text, s.units_in, s.units_out, s.unit,
+         round(1.0 * s.units_in / max(s.units_out, 1), 1) AS compression, r.id AS run_id, r.params
+  FROM summaries s JOIN runs r ON r.id = s.run_id
+  WHERE r.id = (SELECT id FROM runs WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC
+                LIMIT 1);
+CREATE VIEW sentence_scores AS
+  SELECT sc.run_id, sc.scope, p.key AS product, s.review_id, s.idx, sc.weight, s.text
+  FROM scores sc JOIN sentences s ON s.id = sc.sentence_id JOIN reviews r ON r.id = s.review_id
+  JOIN products p ON p.id = r.product_id;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2};
+static_assert(std::size(kMigrations) == kSchemaVersion);
+
+int UserVersion(sqlite3* db) {
+  Statement st(db, "PRAGMA user_version");
+  int v = st.Step() ? static_cast<int>(st.Int(0)) : 0;
+  st.Reset();
+  return v;
+}
+
+void ExecOrThrow(sqlite3* db, const std::string& sql, const char* what) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    const char* file = sqlite3_db_filename(db, "main");
+    throw StoreError(std::string(file ? file : "") + ": " + what + ": " + msg);
+  }
+}
+
+}  // namespace
+
+void Migrate(sqlite3* db) {
+  int version = UserVersion(db);
+  if (version > kSchemaVersion) {
+    throw StoreError(std::string(sqlite3_db_filename(db, "main")) + ": schema version " +
+                     std::to_string(version) + " is newer than this revsum understands (" +
+                     std::to_string(kSchemaVersion) + "); upgrade revsum");
+  }
+  for (; version < kSchemaVersion; ++version) {
+    std::string sql = std::string("BEGIN IMMEDIATE;") + kMigrations[version] +
+                      "PRAGMA user_version = " + std::to_string(version + 1) + ";COMMIT;";
+    ExecOrThrow(db, sql, ("migrating to schema " + std::to_string(version + 1)).c_str());
+  }
+}
+
+}  // namespace revsum::store_internal

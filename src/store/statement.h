@@ -1,0 +1,96 @@
+// A prepared SQLite statement with RAII and typed binds; private to the store.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "revsum/store.h"
+
+namespace revsum::store_internal {
+
+[[noreturn]] inline void Fail(sqlite3* db, std::string_view what) {
+  const char* file = sqlite3_db_filename(db, "main");
+  throw StoreError(std::string(file && *file ? file : "(database)") + ": " + std::string(what) +
+                   ": " + sqlite3_errmsg(db));
+}
+
+class Statement {
+ public:
+  Statement(sqlite3* db, std::string_view sql) : db_(db) {
+    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &stmt_, nullptr) != SQLITE_OK) {
+      Fail(db, "prepare \"" + std::string(sql.substr(0, 60)) + "\"");
+    }
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& Bind(int i, int64_t v) { return Check(sqlite3_bind_int64(stmt_, i, v)); }
+  Statement& Bind(int i, double v) { return Check(sqlite3_bind_double(stmt_, i, v)); }
+  Statement& Bind(int i, std::string_view v) {
+    return Check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()),
+                                   SQLITE_TRANSIENT));
+  }
+  Statement& BindBlob(int i, std::string_view v) {
+    return Check(sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()),
+                                   SQLITE_TRANSIENT));
+  }
+  Statement& BindNull(int i) { return Check(sqlite3_bind_null(stmt_, i)); }
+  template <typename T>
+  Statement& Bind(int i, const std::optional<T>& v) {
+    return v ? Bind(i, *v) : BindNull(i);
+  }
+
+  // Steps once: true while a row is available, false when done. Resets itself when done.
+  bool Step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) {
+      Reset();
+      return false;
+    }
+    std::string sql = sqlite3_sql(stmt_);
+    Reset();
+    Fail(db_, "executing \"" + sql.substr(0, 60) + "\"");
+  }
+  // Runs a statement that returns no rows.
+  void Run() {
+    while (Step()) {
+    }
+  }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double Double(int col) const { return sqlite3_column_double(stmt_, col); }
+  bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::string Text(int col) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))) : std::string();
+  }
+  std::string Blob(int col) const {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))) : std::string();
+  }
+
+ private:
+  Statement& Check(int rc) {
+    if (rc != SQLITE_OK) Fail(db_, "bind");
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Applies every migration between the file's user_version and kSchemaVersion, each in its own
+// transaction. Throws StoreError for a file written by a newer revsum.
+void Migrate(sqlite3* db);
+
+}  // namespace revsum::store_internal

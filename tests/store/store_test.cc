@@ -1,0 +1,222 @@
+// The SQLite store, on real database files in a temporary directory.
+#include "revsum/store.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <random>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace revsum {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("revsum_store_test_" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir_);
+    path_ = (dir_ / "reviews.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static Review MakeReview(std::string product, std::string id, std::string text) {
+    Review r;
+    r.source = "dump.jsonl";
+    r.line = 1;
+    r.product = std::move(product);
+    r.external_id = std::move(id);
+    r.text = std::move(text);
+    r.rating = 4.0;
+    return r;
+  }
+  static std::vector<Sentence> OneSentence(const std::string& text) {
+    return {Sentence{0, 0, static_cast<int32_t>(text.size()), text}};
+  }
+  int64_t Count(const char* table) {
+    sqlite3* db;
+    EXPECT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* st;
+    std::string sql = std::string("SELECT count(*) FROM ") + table;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK);
+    EXPECT_EQ(sqlite3_step(st), SQLITE_ROW);
+    int64_t n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_F(StoreTest, CreatesSchemaAtCurrentVersionFromEmptyFile) {
+  auto store = ReviewStore::Open(path_);
+  EXPECT_EQ(store->Stats().schema_version, kSchemaVersion);
+  sqlite3* db = store->handle();
+  sqlite3_stmt* st;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), kSchemaVersion);
+  sqlite3_finalize(st);
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "wal");
+  sqlite3_finalize(st);
+}
+
+TEST_F(StoreTest, ReopeningKeepsDataAndVersion) {
+  {
+    auto store = ReviewStore::Open(path_);
+    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+    EXPECT_TRUE(store->AddReview(src, MakeReview("B1", "r1", "Works well."),
+                                 OneSentence("Works well.")));
+  }
+  auto store = ReviewStore::Open(path_);
+  EXPECT_EQ(store->Stats().reviews, 1);
+}
+
+TEST_F(StoreTest, RefusesDatabaseFromNewerRevsum) {
+  {
+    sqlite3* db;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+  try {
+    ReviewStore::Open(path_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("newer"));
+    EXPECT_THAT(e.what(), HasSubstr(path_));
+  }
+}
+
+TEST_F(StoreTest, SameReviewTwiceIsStoredOnce) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  Review r = MakeReview("B1", "r1", "Battery lasts two days.");
+  EXPECT_TRUE(store->AddReview(src, r, OneSentence(r.text)));
+  EXPECT_FALSE(store->AddReview(src, r, OneSentence(r.text)));
+  int64_t other = store->AddSource("b.jsonl", "jsonl", 10);
+  EXPECT_FALSE(store->AddReview(other, r, OneSentence(r.text)));
+  store->Flush();
+  EXPECT_EQ(store->Stats().reviews, 1);
+  EXPECT_EQ(store->Stats().sentences, 1);
+}
+
+TEST_F(StoreTest, RejectsAreKeptWithRawBytesOncePerLineAndReason) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("bad.jsonl", "jsonl", 10);
+  std::string raw("{\"text\": \"\xff\xfe\"}", 16);
+  store->AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
+  store->AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
+  store->Flush();
+  EXPECT_EQ(Count("rejects"), 1);
+  auto reasons = store->RejectReasons(10);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_EQ(reasons[0].first, "invalid UTF-8 at byte 10");
+}
+
+TEST_F(StoreTest, SearchFindsEnglishWords) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->AddReview(src, MakeReview("B1", "r1", "The battery died after a week."),
+                   OneSentence("The battery died after a week."));
+  store->AddReview(src, MakeReview("B1", "r2", "Lovely colour."), OneSentence("Lovely colour."));
+  auto hits = store->Search("battery", 10);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].text, "The battery died after a week.");
+  EXPECT_EQ(hits[0].product, "B1");
+  EXPECT_EQ(store->Search("batt*", 10).size(), 1u);
+}
+
+TEST_F(StoreTest, SearchFindsChineseSubstrings) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("zh.csv", "csv", 10);
+  store->AddReview(src, MakeReview("手机", "1", "电池续航很好，屏幕也清楚。"),
+                   OneSentence("电池续航很好，屏幕也清楚。"));
+  store->AddReview(src, MakeReview("手机", "2", "物流太慢了"), OneSentence("物流太慢了"));
+  EXPECT_EQ(store->Search("电池", 10).size(), 1u);
+  EXPECT_EQ(store->Search("续航", 10).size(), 1u);
+  EXPECT_EQ(store->Search("屏幕 OR 物流", 10).size(), 2u);
+  EXPECT_EQ(store->Search("电脑", 10).size(), 0u);
+}
+
+TEST_F(StoreTest, SearchSyntaxErrorIsAClearError) {
+  auto store = ReviewStore::Open(path_);
+  try {
+    store->Search("\"unbalanced", 10);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("search"));
+    EXPECT_THAT(e.what(), HasSubstr("FTS5 syntax"));
+  }
+}
+
+TEST_F(StoreTest, ShowsProductReviewsWithSentencesInOrder) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  std::vector<Sentence> two = {{0, 0, 6, "Great."}, {1, 7, 17, "Fits well."}};
+  store->AddReview(src, MakeReview("B2", "r9", "Great. Fits well."), two);
+  auto reviews = store->GetProductReviews("B2");
+  ASSERT_EQ(reviews.size(), 1u);
+  ASSERT_EQ(reviews[0].sentences.size(), 2u);
+  EXPECT_EQ(reviews[0].sentences[1].text, "Fits well.");
+  EXPECT_EQ(reviews[0].sentences[1].begin, 7);
+  EXPECT_TRUE(store->HasProduct("B2"));
+  EXPECT_FALSE(store->HasProduct("B3"));
+}
+
+TEST_F(StoreTest, RerunWithSameKeyReplacesResults) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
+  auto review = store->GetProductReviews("B1").at(0);
+  RunInfo run;
+  run.key = "budget=5s";
+  run.params_json = "{}";
+  run.embedder = "lexical";
+  for (int round = 0; round < 2; ++round) {
+    int64_t id = store->BeginRun(run, {"overall", "consensus"});
+    store->AddScores(id, "product", {ScoreRow{review.sentences[0].id, 1.0, {0.5f, 0.5f}}});
+    StoredSummary s;
+    s.run_id = id;
+    s.scope = "product";
+    s.subject = "B1";
+    s.text = "Good.";
+    s.sentence_ids = {review.sentences[0].id};
+    s.units_in = 1;
+    s.units_out = 1;
+    s.unit = "words";
+    store->AddSummary(s);
+    store->FinishRun(id);
+  }
+  store->Flush();
+  EXPECT_EQ(Count("runs"), 1);
+  EXPECT_EQ(Count("scores"), 1);
+  EXPECT_EQ(Count("summaries"), 1);
+  auto latest = store->LatestRun();
+  ASSERT_TRUE(latest);
+  EXPECT_THAT(store->RunHeadNames(latest->id), ElementsAre("overall", "consensus"));
+  auto summaries = store->GetSummaries(latest->id, "product", "B1");
+  ASSERT_EQ(summaries.size(), 1u);
+  EXPECT_THAT(summaries[0].sentence_ids, ElementsAre(review.sentences[0].id));
+  auto scores = store->GetScores(latest->id, "product", {review.sentences[0].id});
+  ASSERT_EQ(scores.size(), 1u);
+  EXPECT_THAT(scores[0].second.head_weights, ElementsAre(0.5f, 0.5f));
+}
+
+TEST(FtsTextTest, SpacesCjkCharactersApart) {
+  EXPECT_EQ(FtsIndexText("好用abc"), " 好  用 abc");
+  EXPECT_EQ(FtsQuery("电池 OR battery"), "\" 电 池\" OR battery");
+}
+
+}  // namespace
+}  // namespace revsum
