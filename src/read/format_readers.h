@@ -1,0 +1,52 @@
+// The ReviewReader implementations, one per format, over a shared LineReader.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "line_reader.h"
+#include "revsum/read.h"
+
+namespace revsum::read_internal {
+
+// What the three format readers share: the source name, the LineReader and the progress getters.
+class LineBasedReader : public ReviewReader {
+ public:
+  uint64_t bytes_read() const override { return lines_->bytes_read(); }
+  uint64_t total_bytes() const override { return lines_->total_bytes(); }
+  bool gzip() const override { return lines_->gzip(); }
+
+ protected:
+  LineBasedReader(std::string source, std::unique_ptr<LineReader> lines, const ReadOptions& options)
+      : source_(std::move(source)), lines_(std::move(lines)), options_(options) {}
+
+  // Sets *out to a Reject and returns true (so parsers can `return Reject(...)`).
+  bool MakeReject(Record* out, uint64_t line, std::string reason, std::string_view raw) const;
+
+  // Turns a LineReader::Status::kError into a Reject.
+  bool RejectReadError(Record* out, const Line& line) const {
+    return MakeReject(out, line.number, lines_->error(), line.bytes);
+  }
+
+  // The "record too long" Reject for a record of `size` bytes starting at `line`.
+  bool RejectTooLong(Record* out, uint64_t line, uint64_t size, std::string_view raw) const;
+
+  // A fresh Review with source and line set.
+  Review NewReview(uint64_t line) const;
+
+  const std::string source_;
+  const std::unique_ptr<LineReader> lines_;
+  const ReadOptions options_;
+};
+
+std::unique_ptr<ReviewReader> NewJsonlReader(std::string source, std::unique_ptr<LineReader> lines,
+                                             const ReadOptions& options);
+// `separator` is ',' for CSV and '\t' for TSV.
+std::unique_ptr<ReviewReader> NewDelimitedReader(std::string source,
+                                                 std::unique_ptr<LineReader> lines,
+                                                 const ReadOptions& options, char separator);
+std::unique_ptr<ReviewReader> NewTextReader(std::string source, std::unique_ptr<LineReader> lines,
+                                            const ReadOptions& options);
+
+}  // namespace revsum::read_internal

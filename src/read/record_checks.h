@@ -1,0 +1,40 @@
+// Checks and conversions shared by the format readers: UTF-8 validation, blank text, numbers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace revsum::read_internal {
+
+// The first problem that makes `bytes` unacceptable as review text, or "" when there is none:
+// "invalid UTF-8 at byte N" or "binary data: NUL byte at byte N", where N is the 0-based offset in
+// `bytes` plus `offset` (so a multi-line record can report offsets from its own start).
+std::string CheckText(std::string_view bytes, uint64_t offset = 0);
+
+// True when `text` holds nothing but whitespace (ASCII, U+00A0, U+3000) and byte-order marks.
+bool IsBlank(std::string_view text);
+
+// A finite number written in `text` (surrounding ASCII whitespace allowed), e.g. "5", " 4.0 ",
+// "1e3"; nullopt otherwise.
+std::optional<double> ParseNumber(std::string_view text);
+
+// Unix time in seconds from a number of seconds or milliseconds: |value| >= 1e11 is taken as
+// milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). nullopt when the result is beyond
+// +-1e13 seconds (out of any plausible range, and of int64 for absurd inputs).
+std::optional<int64_t> UnixSeconds(double value);
+
+// At most `limit` bytes of `text`, cut back to a UTF-8 character boundary, for messages.
+std::string_view Utf8Prefix(std::string_view text, size_t limit);
+
+// The parts joined, e.g. Concat({"\"", key, "\" is ", value}). (Also sidesteps a GCC 12
+// -Wrestrict false positive on chains of std::string operator+.)
+std::string Concat(std::initializer_list<std::string_view> parts);
+
+// At most `limit` bytes of `raw`, for Reject::raw.
+std::string BoundedRaw(std::string_view raw, size_t limit);
+
+}  // namespace revsum::read_internal

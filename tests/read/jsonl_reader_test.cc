@@ -1,0 +1,289 @@
+// JSON Lines: the Amazon 2018 and 2023 review dumps, field overrides, and every kind of bad line.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "read_test_support.h"
+#include "revsum/read.h"
+
+namespace revsum {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using testing::ReadAll;
+using testing::TempDir;
+
+constexpr char kAmazon2018[] =
+    R"({"overall": 4.0, "verified": true, "reviewTime": "05 4, 2016", "reviewerID": "A2SUAM1J3GNN3B", "asin": "0000013714", "reviewerName": "J. McDonald", "reviewText": "I bought this for my husband who plays the piano. He is having a wonderful time playing these old hymns.", "summary": "Heavenly Highway Hymns", "unixReviewTime": 1462320000})"
+    "\n";
+
+constexpr char kAmazon2023[] =
+    R"({"rating": 5.0, "title": "Such a lovely scent but not overpowering.", "text": "This spray is really nice. It smells really good, goes on really fine, and does the trick.", "images": [], "asin": "B00YQ6X8EO", "parent_asin": "B00YQ6X8EO0", "user_id": "AGKHLEW2SOWHNMFQIJGBECAF7INQ", "timestamp": 1588687728923, "helpful_vote": 0, "verified_purchase": true})"
+    "\n";
+
+TEST(JsonlReader, ReadsAmazon2018Fields) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("books.jsonl", kAmazon2018));
+  ASSERT_EQ(result.rejects.size(), 0u);
+  ASSERT_EQ(result.reviews.size(), 1u);
+  const Review& r = result.reviews[0];
+  EXPECT_EQ(r.line, 1u);
+  EXPECT_EQ(r.product, "0000013714");
+  EXPECT_EQ(r.rating, 4.0);
+  EXPECT_EQ(r.title, "Heavenly Highway Hymns");
+  EXPECT_THAT(r.text, StartsWith("I bought this for my husband"));
+  EXPECT_EQ(r.time, 1462320000);
+  EXPECT_EQ(r.external_id, "A2SUAM1J3GNN3B:1462320000");
+  EXPECT_EQ(result.format, Format::kJsonl);
+}
+
+TEST(JsonlReader, ReadsAmazon2023FieldsPreferringParentAsinAndConvertingMilliseconds) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("beauty.jsonl", kAmazon2023));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  const Review& r = result.reviews[0];
+  EXPECT_EQ(r.product, "B00YQ6X8EO0");  // parent_asin wins over asin
+  EXPECT_EQ(r.rating, 5.0);
+  EXPECT_EQ(r.title, "Such a lovely scent but not overpowering.");
+  EXPECT_EQ(r.time, 1588687728);  // milliseconds -> seconds
+}
+
+TEST(JsonlReader, Amazon2023ReviewWithoutIdIsIdentifiedByUserAndTimestamp) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("beauty.jsonl", kAmazon2023));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].external_id, "AGKHLEW2SOWHNMFQIJGBECAF7INQ:1588687728923");
+}
+
+TEST(JsonlReader, ExplicitReviewIdIsUsedAsIs) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write(
+      "r.jsonl", R"({"review_id": 9731, "text": "Fits well.", "user_id": "U1", "timestamp": 1})"));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].external_id, "9731");
+}
+
+TEST(JsonlReader, FieldMapOverridesEveryField) {
+  TempDir dir;
+  const std::string path = dir.Write(
+      "custom.jsonl",
+      R"({"body": "Sturdy kettle, boils fast.", "sku": "KT-100", "rid": "r-77", "stars": "4", "headline": "Good kettle", "posted": 1700000000, "text": "not this one", "rating": 1})"
+      "\n");
+  ReadOptions options;
+  options.fields = {.text = "body", .product = "sku", .id = "rid", .rating = "stars",
+                    .title = "headline", .time = "posted"};
+  auto result = ReadAll(path, options);
+  ASSERT_EQ(result.reviews.size(), 1u);
+  const Review& r = result.reviews[0];
+  EXPECT_EQ(r.text, "Sturdy kettle, boils fast.");
+  EXPECT_EQ(r.product, "KT-100");
+  EXPECT_EQ(r.external_id, "r-77");
+  EXPECT_EQ(r.rating, 4.0);
+  EXPECT_EQ(r.title, "Good kettle");
+  EXPECT_EQ(r.time, 1700000000);
+}
+
+TEST(JsonlReader, RatingWrittenAsAStringIsANumber) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", R"({"text": "ok", "rating": " 5.0 "})"));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].rating, 5.0);
+}
+
+TEST(JsonlReader, NullOrEmptyRatingMeansNoRating) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"a\", \"rating\": null}\n"
+                                             "{\"text\": \"b\", \"rating\": \"\"}\n"));
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_FALSE(result.reviews[0].rating.has_value());
+  EXPECT_FALSE(result.reviews[1].rating.has_value());
+}
+
+TEST(JsonlReader, RatingThatIsNotANumberRejectsTheRecord) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"Nice mug.\", \"rating\": \"five\"}\n"
+                                             "{\"text\": \"Nice mug.\", \"overall\": [5]}\n"));
+  ASSERT_EQ(result.rejects.size(), 2u);
+  EXPECT_EQ(result.rejects[0].reason, "rating is not a number: \"rating\" is \"five\"");
+  EXPECT_EQ(result.rejects[1].reason, "rating is not a number: \"overall\" is an array");
+}
+
+TEST(JsonlReader, TimeThatIsNotANumberRejectsTheRecord) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", R"({"text": "Nice.", "timestamp": "yesterday"})"));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_THAT(result.rejects[0].reason, StartsWith("time is not a number: \"timestamp\""));
+}
+
+TEST(JsonlReader, BlankLinesAreSkippedButCounted) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "\n{\"text\": \"first\"}\n   \n\r\n{\"text\": \"second\"}\n\n"));
+  EXPECT_EQ(result.rejects.size(), 0u);
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[0].line, 2u);
+  EXPECT_EQ(result.reviews[1].line, 5u);
+}
+
+TEST(JsonlReader, MalformedLineIsRejectedWithSimdjsonsMessageAndReadingContinues) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"good one\"}\n"
+                                             "{\"text\": \"cut off in the mid\n"
+                                             "{\"text\": \"good two\"}\n"));
+  ASSERT_EQ(result.reviews.size(), 2u);
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].line, 2u);
+  EXPECT_THAT(result.rejects[0].reason, StartsWith("malformed JSON: "));
+  EXPECT_GT(result.rejects[0].reason.size(), std::string("malformed JSON: ").size());
+  EXPECT_EQ(result.rejects[0].raw, "{\"text\": \"cut off in the mid");
+  EXPECT_EQ(result.reviews[1].line, 3u);
+}
+
+TEST(JsonlReader, LineThatIsNotAnObjectIsRejected) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "[\"text\", \"an array\"]\n42\n"));
+  ASSERT_EQ(result.rejects.size(), 2u);
+  EXPECT_EQ(result.rejects[0].reason, "JSON value is not an object (it is an array)");
+  EXPECT_EQ(result.rejects[1].reason, "JSON value is not an object (it is a number)");
+}
+
+TEST(JsonlReader, InvalidUtf8IsRejectedAtItsByte) {
+  TempDir dir;
+  // byte 10 is a lone continuation byte inside the string
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"\x80 bad\"}\n{\"text\": \"fine\"}\n"));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason, "invalid UTF-8 at byte 10");
+  EXPECT_EQ(result.rejects[0].line, 1u);
+  EXPECT_EQ(result.reviews.size(), 1u);
+}
+
+TEST(JsonlReader, OverlongAndSurrogateEncodingsAreInvalidUtf8) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"\xC0\xAF\"}\n"       // overlong '/'
+                                             "{\"text\": \"\xED\xA0\x80\"}\n"   // U+D800
+                                             "{\"text\": \"\xF4\x90\x80\x80\"}\n"));  // > U+10FFFF
+  ASSERT_EQ(result.rejects.size(), 3u);
+  for (const Reject& r : result.rejects) EXPECT_EQ(r.reason, "invalid UTF-8 at byte 10");
+}
+
+TEST(JsonlReader, BinaryGarbageIsRejected) {
+  TempDir dir;
+  std::string garbage = "PK\x03\x04";
+  garbage += std::string("\x00\x14\x00\x08\x00\x08\x00", 7);
+  garbage += "\n{\"text\": \"after the garbage\"}\n";
+  auto result = ReadAll(dir.Write("r.jsonl", garbage));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason, "binary data: NUL byte at byte 4");
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].text, "after the garbage");
+}
+
+TEST(JsonlReader, MissingTextFieldIsRejectedNamingTheFields) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", R"({"rating": 3, "asin": "B01"})"));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_THAT(result.rejects[0].reason, StartsWith("missing text field (none of reviewText, text"));
+}
+
+TEST(JsonlReader, MissingOverriddenTextFieldIsRejectedNamingIt) {
+  TempDir dir;
+  ReadOptions options;
+  options.fields.text = "body";
+  auto result = ReadAll(dir.Write("r.jsonl", R"({"text": "present but not asked for"})"), options);
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason, "missing text field \"body\"");
+}
+
+TEST(JsonlReader, EmptyOrWhitespaceTextIsRejected) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"reviewText\": \"\"}\n"
+                                             "{\"text\": \" \\n\\u3000 \"}\n"));
+  ASSERT_EQ(result.rejects.size(), 2u);
+  EXPECT_EQ(result.rejects[0].reason, "empty text field \"reviewText\"");
+  EXPECT_EQ(result.rejects[1].reason, "empty text field \"text\"");
+}
+
+TEST(JsonlReader, TextThatIsNotAStringIsRejected) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", R"({"text": {"en": "nested"}})"));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason, "text field \"text\" is not a string (it is an object)");
+}
+
+TEST(JsonlReader, JsonEscapesAndChineseTextAreDecoded) {
+  TempDir dir;
+  auto result =
+      ReadAll(dir.Write("r.jsonl", R"({"text": "\"Great\" fit\u2014\u5f88\u597d 👍<br />Love it"})"));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].text, "\"Great\" fit\u2014很好 👍<br />Love it");
+}
+
+TEST(JsonlReader, RecordLongerThanTheLimitIsRejectedAndReadingContinues) {
+  TempDir dir;
+  ReadOptions options;
+  options.max_record_bytes = 100;
+  options.max_raw_bytes = 20;
+  const std::string long_line = "{\"text\": \"" + std::string(200, 'a') + "\"}";
+  auto result = ReadAll(dir.Write("r.jsonl", long_line + "\n{\"text\": \"short\"}\n"), options);
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason, "record too long: 212 bytes (limit 100)");
+  EXPECT_EQ(result.rejects[0].raw, long_line.substr(0, 20));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].line, 2u);
+}
+
+TEST(JsonlReader, FiftyMegabyteLineIsRejectedKeepingOnlyABoundedPrefix) {
+  TempDir dir;
+  const size_t n = 50u << 20;
+  std::string dump = "{\"text\": \"before\"}\n{\"text\": \"";
+  dump.append(n, 'x');
+  dump += "\"}\n{\"text\": \"after\"}\n";
+  auto result = ReadAll(dir.Write("big.jsonl", dump));  // default limit: 16 MiB
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].line, 2u);
+  EXPECT_EQ(result.rejects[0].reason,
+            "record too long: " + std::to_string(n + 12) + " bytes (limit 16777216)");
+  EXPECT_EQ(result.rejects[0].raw.size(), 64u << 10);
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[1].text, "after");
+  EXPECT_EQ(result.reviews[1].line, 3u);
+}
+
+TEST(JsonlReader, FiftyMegabyteLineIsReadWhenTheLimitAllowsIt) {
+  TempDir dir;
+  const size_t n = 50u << 20;
+  std::string dump = "{\"text\": \"";
+  dump.append(n, 'y');
+  dump += "\"}\n";
+  ReadOptions options;
+  options.max_record_bytes = 64u << 20;
+  auto result = ReadAll(dir.Write("big.jsonl", dump), options);
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].text.size(), n);
+}
+
+TEST(JsonlReader, LinesSpanningReadChunksAreJoined) {
+  TempDir dir;
+  ReadOptions options;
+  options.chunk_bytes = 4096;  // the smallest chunk; lines of ~3 KB straddle chunk ends
+  std::string dump;
+  for (int i = 0; i < 20; ++i) {
+    dump += "{\"text\": \"" + std::string(3000 + i, static_cast<char>('a' + i)) + "\"}\n";
+  }
+  auto result = ReadAll(dir.Write("r.jsonl", dump), options);
+  ASSERT_EQ(result.rejects.size(), 0u);
+  ASSERT_EQ(result.reviews.size(), 20u);
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(result.reviews[i].text, std::string(3000 + i, static_cast<char>('a' + i)));
+    EXPECT_EQ(result.reviews[i].line, static_cast<uint64_t>(i + 1));
+  }
+}
+
+TEST(JsonlReader, LastLineWithoutNewlineIsRead) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"a\"}\n{\"text\": \"no newline\"}"));
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[1].text, "no newline");
+}
+
+}  // namespace
+}  // namespace revsum
