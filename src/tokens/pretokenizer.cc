@@ -1,0 +1,183 @@
+#include "pretokenizer.h"
+
+#include <atomic>
+#include <utility>
+
+#include <unicode/regex.h>
+#include <unicode/unistr.h>
+#include <unicode/utext.h>
+
+namespace revsum::tokens_internal {
+
+namespace {
+
+// JavaScript's \s (ECMA-262 WhiteSpace and LineTerminator), as ICU set items.
+constexpr std::string_view kJsSpaceItems =
+    R"(\t\n\x{0B}\f\r\x{20}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF})";
+
+std::atomic<uint64_t> next_pretokenizer_id{1};
+
+// Decodes one well-formed UTF-8 sequence at s[i] (Unicode 15.0, table 3-7: no overlongs, no
+// surrogates, nothing above U+10FFFF). Returns its length, or 0 when s[i] does not begin one.
+inline size_t DecodeUtf8(std::string_view s, size_t i, char32_t* cp) {
+  auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
+  uint8_t b0 = byte(i);
+  if (b0 < 0x80) {
+    *cp = b0;
+    return 1;
+  }
+  size_t left = s.size() - i;
+  auto cont = [&](size_t k) { return (byte(i + k) & 0xC0) == 0x80; };
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    if (left < 2 || !cont(1)) return 0;
+    *cp = (char32_t(b0 & 0x1F) << 6) | (byte(i + 1) & 0x3F);
+    return 2;
+  }
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    if (left < 3 || !cont(1) || !cont(2)) return 0;
+    uint8_t b1 = byte(i + 1);
+    if ((b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 > 0x9F)) return 0;
+    *cp = (char32_t(b0 & 0x0F) << 12) | (char32_t(b1 & 0x3F) << 6) | (byte(i + 2) & 0x3F);
+    return 3;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    if (left < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
+    uint8_t b1 = byte(i + 1);
+    if ((b0 == 0xF0 && b1 < 0x90) || (b0 == 0xF4 && b1 > 0x8F)) return 0;
+    *cp = (char32_t(b0 & 0x07) << 18) | (char32_t(b1 & 0x3F) << 12) |
+          (char32_t(byte(i + 2) & 0x3F) << 6) | (byte(i + 3) & 0x3F);
+    return 4;
+  }
+  return 0;
+}
+
+// The UTF-8 length of the code point whose UTF-16 form starts with unit u.
+inline size_t Utf8LengthOfUnit(char16_t u) {
+  if (u < 0x80) return 1;
+  if (u < 0x800) return 2;
+  if (u >= 0xD800 && u <= 0xDBFF) return 4;  // a high surrogate; its low surrogate adds nothing
+  if (u >= 0xDC00 && u <= 0xDFFF) return 0;
+  return 3;
+}
+
+struct ThreadMatcher {
+  uint64_t owner = 0;
+  std::unique_ptr<icu::RegexMatcher> matcher;
+};
+
+}  // namespace
+
+bool JsPatternToIcu(std::string_view js, std::string* icu_pattern, std::string* error) {
+  std::string out;
+  bool in_class = false;
+  for (size_t i = 0; i < js.size(); ++i) {
+    char c = js[i];
+    if (c == '\\' && i + 1 < js.size()) {
+      char next = js[++i];
+      if (next == 's') {
+        out += in_class ? std::string(kJsSpaceItems) : "[" + std::string(kJsSpaceItems) + "]";
+      } else if (next == 'S') {
+        if (in_class) {
+          *error = "pattern: \\S inside a character class is not supported (offset " +
+                   std::to_string(i - 1) + ")";
+          return false;
+        }
+        out += "[^" + std::string(kJsSpaceItems) + "]";
+      } else {
+        out += c;
+        out += next;
+      }
+      continue;
+    }
+    if (c == '[' && !in_class) in_class = true;
+    else if (c == ']' && in_class) in_class = false;
+    out += c;
+  }
+  *icu_pattern = std::move(out);
+  return true;
+}
+
+std::unique_ptr<Pretokenizer> Pretokenizer::Create(std::string_view js_pattern,
+                                                   std::string* error) {
+  std::string icu_pattern;
+  if (!JsPatternToIcu(js_pattern, &icu_pattern, error)) return nullptr;
+  UErrorCode status = U_ZERO_ERROR;
+  UParseError parse{};
+  std::unique_ptr<icu::RegexPattern> compiled(icu::RegexPattern::compile(
+      icu::UnicodeString::fromUTF8(icu_pattern), 0, parse, status));
+  if (U_FAILURE(status)) {
+    *error = "pattern does not compile with ICU (" + std::string(u_errorName(status)) +
+             " at offset " + std::to_string(parse.offset) + "): " + icu_pattern;
+    return nullptr;
+  }
+  return std::unique_ptr<Pretokenizer>(
+      new Pretokenizer(std::move(icu_pattern), next_pretokenizer_id.fetch_add(1)));
+}
+
+void Pretokenizer::Split(std::string_view text, std::vector<std::string_view>* pieces) const {
+  // Per-thread state: a matcher per pretokenizer (few exist: one per loaded encoding) and the
+  // UTF-16 buffer the matcher reads.
+  thread_local std::vector<ThreadMatcher> matchers;
+  thread_local std::u16string utf16;
+  icu::RegexMatcher* matcher = nullptr;
+  for (ThreadMatcher& m : matchers) {
+    if (m.owner == id_) matcher = m.matcher.get();
+  }
+  if (matcher == nullptr) {
+    UErrorCode status = U_ZERO_ERROR;
+    auto made = std::make_unique<icu::RegexMatcher>(icu::UnicodeString::fromUTF8(icu_pattern_),
+                                                    0, status);
+    if (U_FAILURE(status)) std::abort();  // compiled fine in Create; cannot fail here
+    if (matchers.size() >= 8) matchers.erase(matchers.begin());
+    matchers.push_back({id_, std::move(made)});
+    matcher = matchers.back().matcher.get();
+  }
+
+  size_t pos = 0;
+  while (pos < text.size()) {
+    // The maximal valid UTF-8 run at pos, converted to UTF-16.
+    utf16.clear();
+    size_t run_end = pos;
+    char32_t cp = 0;
+    while (run_end < text.size()) {
+      size_t len = DecodeUtf8(text, run_end, &cp);
+      if (len == 0) break;
+      if (cp < 0x10000) {
+        utf16.push_back(static_cast<char16_t>(cp));
+      } else {
+        utf16.push_back(static_cast<char16_t>(0xD7C0 + (cp >> 10)));
+        utf16.push_back(static_cast<char16_t>(0xDC00 | (cp & 0x3FF)));
+      }
+      run_end += len;
+    }
+    if (run_end > pos) {
+      UErrorCode status = U_ZERO_ERROR;
+      UText local = UTEXT_INITIALIZER;
+      UText* ut = utext_openUChars(&local, utf16.data(), static_cast<int64_t>(utf16.size()),
+                                   &status);
+      matcher->reset(ut);
+      size_t at8 = pos;    // UTF-8 offset of UTF-16 index at16
+      int64_t at16 = 0;
+      auto advance_to = [&](int64_t target16) {
+        for (; at16 < target16; ++at16) at8 += Utf8LengthOfUnit(utf16[at16]);
+      };
+      while (matcher->find(status) && U_SUCCESS(status)) {
+        int64_t begin16 = matcher->start64(status);
+        int64_t end16 = matcher->end64(status);
+        if (end16 == begin16) continue;
+        advance_to(begin16);  // text between matches (none for tiktoken patterns) is skipped
+        size_t begin8 = at8;
+        advance_to(end16);
+        pieces->push_back(text.substr(begin8, at8 - begin8));
+      }
+      utext_close(ut);
+    }
+    if (run_end < text.size()) {
+      pieces->push_back(text.substr(run_end, 1));  // a byte that begins no valid sequence
+      ++run_end;
+    }
+    pos = run_end;
+  }
+}
+
+}  // namespace revsum::tokens_internal

@@ -1,0 +1,316 @@
+// TokenCounter: loading a tiktoken vocabulary file (checked against the manifest) and encoding
+// text with it. The file format is written by scripts/convert-tiktoken.cjs.
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include <openssl/evp.h>
+
+#include "bpe_ranks.h"
+#include "pretokenizer.h"
+#include "revsum/tokens.h"
+
+namespace revsum {
+
+using tokens_internal::BpeRanks;
+using tokens_internal::kNoRank;
+using tokens_internal::Pretokenizer;
+
+namespace {
+
+// The pre-tokenization patterns revsum implements, exactly as js-tiktoken ships them. A vocabulary
+// file with another pattern is refused: the parity tests only vouch for these.
+constexpr std::string_view kO200kPattern =
+    R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+constexpr std::string_view kCl100kPattern =
+    R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+
+std::string_view PatternOf(Encoding encoding) {
+  return encoding == Encoding::kO200kBase ? kO200kPattern : kCl100kPattern;
+}
+
+bool ReadFile(const std::filesystem::path& path, std::string* contents) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  *contents = std::move(buffer).str();
+  return !in.bad();
+}
+
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    return "";
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) {
+    hex += kHex[digest[i] >> 4];
+    hex += kHex[digest[i] & 15];
+  }
+  return hex;
+}
+
+// Decodes standard base64 (with '=' padding). Returns false on any other character.
+bool DecodeBase64(std::string_view in, std::string* out) {
+  out->clear();
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : in) {
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '+') v = 62;
+    else if (c == '/') v = 63;
+    else if (c == '=') break;
+    else return false;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  return true;
+}
+
+std::string HowToFetch() {
+  return "run scripts/fetch-tiktoken (or scripts/setup) from the revsum source tree, or set "
+         "REVSUM_MODELS_DIR to a folder that holds tiktoken.manifest and tiktoken/";
+}
+
+}  // namespace
+
+std::string_view EncodingName(Encoding encoding) {
+  return encoding == Encoding::kO200kBase ? "o200k_base" : "cl100k_base";
+}
+
+bool ParseEncoding(std::string_view name, Encoding* encoding) {
+  if (name == "o200k_base") {
+    *encoding = Encoding::kO200kBase;
+    return true;
+  }
+  if (name == "cl100k_base") {
+    *encoding = Encoding::kCl100kBase;
+    return true;
+  }
+  return false;
+}
+
+std::filesystem::path DefaultModelsDir() {
+  if (const char* env = std::getenv("REVSUM_MODELS_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  return std::filesystem::path(REVSUM_SOURCE_DIR) / "models";
+}
+
+struct SpecialToken {
+  std::string text;
+  uint32_t id;
+};
+
+struct TokenCounter::Rep {
+  Encoding encoding;
+  std::string source_version;
+  BpeRanks ranks;
+  std::vector<SpecialToken> specials;  // in file order (= js-tiktoken's alternation order)
+  std::unique_ptr<Pretokenizer> pretokenizer;
+};
+
+TokenCounter::TokenCounter(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+TokenCounter::~TokenCounter() = default;
+
+std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding, std::string* error) {
+  return Load(encoding, DefaultModelsDir(), error);
+}
+
+std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
+                                                 const std::filesystem::path& models_dir,
+                                                 std::string* error) {
+  const std::string name(EncodingName(encoding));
+  const std::string file_name = name + ".tiktoken";
+  const std::filesystem::path path = models_dir / "tiktoken" / file_name;
+
+  // The expected sha256, from the manifest beside the data or else the source tree's.
+  std::filesystem::path manifest = models_dir / "tiktoken.manifest";
+  if (!std::filesystem::exists(manifest)) {
+    manifest = std::filesystem::path(REVSUM_SOURCE_DIR) / "models" / "tiktoken.manifest";
+  }
+  std::string manifest_text;
+  if (!ReadFile(manifest, &manifest_text)) {
+    *error = "tokenizer manifest " + manifest.string() + " cannot be read; " + HowToFetch();
+    return nullptr;
+  }
+  std::string expected_sha;
+  {
+    std::istringstream lines(manifest_text);
+    std::string line;
+    const std::string key = "file." + file_name + "=";
+    while (std::getline(lines, line)) {
+      if (line.rfind(key, 0) == 0) expected_sha = line.substr(key.size());
+    }
+  }
+  if (expected_sha.empty()) {
+    *error = manifest.string() + ": no line 'file." + file_name + "=<sha256>'";
+    return nullptr;
+  }
+
+  std::string data;
+  if (!std::filesystem::exists(path) || !ReadFile(path, &data)) {
+    *error = "tokenizer vocabulary " + name + " is missing: " + path.string() +
+             " does not exist or cannot be read; " + HowToFetch();
+    return nullptr;
+  }
+  if (std::string got = Sha256Hex(data); got != expected_sha) {
+    *error = path.string() + ": sha256 is " + got + " but " + manifest.string() + " expects " +
+             expected_sha + "; re-run scripts/fetch-tiktoken --force";
+    return nullptr;
+  }
+
+  auto rep = std::make_unique<Rep>();
+  rep->encoding = encoding;
+  std::string pattern;
+  std::string bytes;
+  size_t line_no = 0;
+  size_t begin = 0;
+  auto fail = [&](const std::string& what) {
+    *error = path.string() + ":" + std::to_string(line_no) + ": " + what;
+    return nullptr;
+  };
+  while (begin < data.size()) {
+    size_t end = data.find('\n', begin);
+    if (end == std::string::npos) end = data.size();
+    std::string_view line(data.data() + begin, end - begin);
+    begin = end + 1;
+    ++line_no;
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      auto value_of = [&](std::string_view key) -> std::optional<std::string_view> {
+        if (line.substr(0, key.size()) != key) return std::nullopt;
+        return line.substr(key.size());
+      };
+      if (auto v = value_of("#revsum-tiktoken "); v && *v != "1") {
+        return fail("unsupported format version " + std::string(*v));
+      } else if (auto v = value_of("#encoding "); v && *v != name) {
+        return fail("file holds encoding " + std::string(*v) + ", expected " + name);
+      } else if (auto v = value_of("#source js-tiktoken ")) {
+        rep->source_version = std::string(*v);
+      } else if (auto v = value_of("#pattern ")) {
+        pattern = std::string(*v);
+      } else if (auto v = value_of("#special ")) {
+        size_t space = v->rfind(' ');
+        if (space == std::string_view::npos) return fail("malformed #special line");
+        SpecialToken special{std::string(v->substr(0, space)), 0};
+        std::string id(v->substr(space + 1));
+        char* stop = nullptr;
+        unsigned long parsed = std::strtoul(id.c_str(), &stop, 10);
+        if (id.empty() || *stop != '\0') return fail("malformed special token id '" + id + "'");
+        special.id = static_cast<uint32_t>(parsed);
+        rep->specials.push_back(std::move(special));
+      }
+      continue;
+    }
+    size_t space = line.find(' ');
+    if (space == std::string_view::npos) return fail("expected '<base64 token> <rank>'");
+    std::string rank_text(line.substr(space + 1));
+    char* stop = nullptr;
+    unsigned long rank = std::strtoul(rank_text.c_str(), &stop, 10);
+    if (rank_text.empty() || *stop != '\0') return fail("malformed rank '" + rank_text + "'");
+    if (rank != rep->ranks.size()) {
+      return fail("rank " + rank_text + " out of order, expected " +
+                  std::to_string(rep->ranks.size()));
+    }
+    if (!DecodeBase64(line.substr(0, space), &bytes) || bytes.empty()) {
+      return fail("malformed base64 token");
+    }
+    rep->ranks.Add(bytes);
+  }
+  line_no = 4;
+  if (pattern != PatternOf(encoding)) {
+    return fail("the pre-tokenization pattern differs from the one revsum implements for " +
+                name + "; this build supports js-tiktoken " + "1.0.21's pattern");
+  }
+  if (rep->ranks.size() < 256) return fail("vocabulary has fewer than 256 tokens");
+  rep->ranks.Finish();
+  for (int b = 0; b < 256; ++b) {
+    if (rep->ranks.Find(std::string(1, static_cast<char>(b))) == kNoRank) {
+      return fail("byte " + std::to_string(b) + " has no token; not a byte-level vocabulary");
+    }
+  }
+  rep->pretokenizer = Pretokenizer::Create(pattern, error);
+  if (!rep->pretokenizer) {
+    *error = path.string() + ": " + *error;
+    return nullptr;
+  }
+  return std::unique_ptr<TokenCounter>(new TokenCounter(std::move(rep)));
+}
+
+void TokenCounter::Encode(std::string_view text, std::vector<uint32_t>* ids) const {
+  thread_local std::vector<std::string_view> pieces;
+  pieces.clear();
+  rep_->pretokenizer->Split(text, &pieces);
+  for (std::string_view piece : pieces) tokens_internal::BytePairEncode(rep_->ranks, piece, ids);
+}
+
+std::vector<uint32_t> TokenCounter::Encode(std::string_view text) const {
+  std::vector<uint32_t> ids;
+  Encode(text, &ids);
+  return ids;
+}
+
+size_t TokenCounter::Count(std::string_view text) const {
+  thread_local std::vector<uint32_t> ids;
+  ids.clear();
+  Encode(text, &ids);
+  return ids.size();
+}
+
+std::vector<uint32_t> TokenCounter::EncodeWithSpecialTokens(std::string_view text) const {
+  std::vector<uint32_t> ids;
+  size_t start = 0;
+  while (true) {
+    // The leftmost special token; at one position, the first in file order.
+    size_t best = std::string_view::npos;
+    const SpecialToken* found = nullptr;
+    for (const SpecialToken& special : rep_->specials) {
+      size_t at = text.find(special.text, start);
+      if (at < best) {
+        best = at;
+        found = &special;
+      }
+    }
+    Encode(text.substr(start, best == std::string_view::npos ? text.size() - start : best - start),
+           &ids);
+    if (found == nullptr) break;
+    ids.push_back(found->id);
+    start = best + found->text.size();
+  }
+  return ids;
+}
+
+bool TokenCounter::Decode(std::span<const uint32_t> ids, std::string* bytes) const {
+  bytes->clear();
+  for (uint32_t id : ids) {
+    if (id < rep_->ranks.size()) {
+      bytes->append(rep_->ranks.Bytes(id));
+      continue;
+    }
+    auto special = std::find_if(rep_->specials.begin(), rep_->specials.end(),
+                                [id](const SpecialToken& s) { return s.id == id; });
+    if (special == rep_->specials.end()) return false;
+    bytes->append(special->text);
+  }
+  return true;
+}
+
+Encoding TokenCounter::encoding() const { return rep_->encoding; }
+size_t TokenCounter::vocab_size() const { return rep_->ranks.size(); }
+const std::string& TokenCounter::source_version() const { return rep_->source_version; }
+
+}  // namespace revsum
