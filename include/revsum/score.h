@@ -1,0 +1,140 @@
+// The multi-head attention scorer: how much each sentence of a scope contributes to the overall
+// review (see DESIGN.md, "The scorer").
+//
+// For one scope (a review, or all reviews of one product) let S (n x d) hold the L2-normalised
+// sentence embeddings and q the normalised mean of S (the "overall review"). Every head h has a
+// query map W_Q^h and a key map W_K^h and produces one distribution over the n sentences:
+//
+//   overall heads    a_h = softmax( (S W_K^h)(q W_Q^h)^T / (sqrt(d_k) tau) )
+//   consensus head   A   = softmax_rows( (S W_Q)(S W_K)^T / (sqrt(d_k) tau) ), diagonal masked,
+//                    r   = (1/n) 1^T A   (the attention a sentence receives from the others)
+//
+// All heads use identity key maps (W_K = I, d_k = d): the embeddings are already the space in
+// which cosine means "says the same thing", and measurement on the dev sets (README) found no
+// gain from projecting them. The heads differ in their queries:
+//
+//   centroid   q W_Q = q. The overall review itself; a sentence is weighted by how close it is to
+//              what the scope says on average (the classic centroid summariser as attention).
+//   opinion    q W_Q = normalise(q + beta u_op), u_op = normalise(mean(opinion seeds) -
+//              mean(neutral seeds)): the overall review tilted from narration ("It arrived on
+//              Tuesday.") towards evaluation ("Excellent quality, highly recommend.").
+//   aspect:X   q W_Q = normalise(q + beta u_X), u_X = normalised mean of the seeds for aspect X
+//              (price, quality, fit, comfort, ease of use, delivery, service): the overall review
+//              tilted towards one thing shoppers write about.
+//   consensus  self-attention as above (product scope only): common opinions rank high.
+//
+// Seed sentences are data (models/seeds/<lang>.txt, parsed by ParseSeeds); the caller embeds
+// them with the same embedder as the scope and passes the anchors in (the scorer never sees text).
+//
+// Temperature: with W = I the logits are cosines scaled by 1 / (sqrt(d_k) tau). Because d_k
+// differs between embedders, ScorerOptions::temperature is the *effective* temperature
+// sqrt(d_k) * tau applied to cosines; tau itself is temperature / sqrt(d_k).
+//
+// Cost: overall heads are O(n d) each. Consensus is O(n^2 d); above max_exact_consensus sentences
+// only a deterministic, evenly strided sample of m "voter" rows of A is computed (every row still
+// softmaxes over all n keys), so the cost is O(m n d) with m = max(64, max_exact^2 / n) and memory
+// stays O(block n). r is then the mean of the sampled rows — an unbiased estimate of (1/n) 1^T A
+// when the voters are a uniform sample. Documented in the README as the approximation.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "revsum/embed.h"
+
+namespace revsum {
+
+// Attention weights of one scope. Every column of per_head and the vector final sum to 1
+// (for n >= 1); row i always refers to the i-th row of the scored matrix.
+struct Weights {
+  Eigen::VectorXf final;                // n: the combined weight of each sentence
+  Matrix per_head;                      // n x H: the distribution produced by each head
+  std::vector<std::string> head_names;  // H names, e.g. "centroid", "opinion", "aspect:price"
+  std::vector<float> head_mix;          // H mixing coefficients (sum to 1); final = per_head * mix
+};
+
+// A scope is a single review or a whole product; consensus is only computed for products.
+enum class Scope { kReview, kProduct };
+
+struct ScorerOptions {
+  // Effective softmax temperature on cosine logits (= sqrt(d_k) * tau). Smaller is sharper.
+  float temperature = 0.05f;
+
+  // beta: how far an anchored head's query is pulled from q towards its anchor u_h.
+  float anchor_strength = 0.5f;
+
+  // Share of the final weight given to the consensus head in product scopes (the rest is spread
+  // over the overall heads by their mix). 0 disables consensus; 1 means consensus only.
+  float consensus_mix = 0.5f;
+
+  // Share of the overall part given to the centroid head; the rest is split evenly between the
+  // anchored heads (if there are none, the centroid head takes it all).
+  float centroid_mix = 0.5f;
+
+  // Above this many sentences consensus is computed from a strided sample of voter rows.
+  int max_exact_consensus = 4000;
+};
+
+// An anchored head: a named unit direction in embedding space (see header comment).
+struct HeadAnchor {
+  std::string name;        // e.g. "opinion", "aspect:price"
+  Eigen::VectorXf anchor;  // d; normalised by the scorer, must not be all zero
+};
+
+// Seed sentences parsed from a seed file (models/seeds/<lang>.txt).
+//
+// Format: UTF-8 text; lines starting with '#' are comments; "[section]" starts a section; every
+// other non-blank line is one seed sentence of the current section. Sections: "opinion",
+// "neutral", and "aspect:<name>". A "# lang: <tag>" comment gives the language tag.
+struct SeedSet {
+  std::string lang;                                          // e.g. "en"
+  std::vector<std::string> opinion;                          // evaluative sentences
+  std::vector<std::string> neutral;                          // factual / narrative sentences
+  std::vector<std::pair<std::string, std::vector<std::string>>> aspects;  // name -> seeds
+};
+
+// Parses the seed format above. `origin` names the source in error messages. Throws
+// std::runtime_error("<origin>:<line>: <problem>") on a seed outside any section, an unknown
+// section, or an empty section.
+SeedSet ParseSeeds(std::string_view text, std::string_view origin);
+
+// Reads and parses a seed file; throws std::runtime_error naming the path when it cannot be read.
+SeedSet LoadSeeds(const std::string& path);
+
+// Builds the opinion and aspect anchors from the embeddings of a SeedSet's sentences, laid out
+// as: opinion rows, then neutral rows, then each aspect's rows in order (as SeedSentences
+// returns them). REQUIRES: rows == SeedSentences(seeds).size().
+std::vector<HeadAnchor> BuildAnchors(const SeedSet& seeds, const Matrix& seed_embeddings);
+
+// All seed sentences of a SeedSet in the layout BuildAnchors expects.
+std::vector<std::string> SeedSentences(const SeedSet& seeds);
+
+class AttentionScorer {
+ public:
+  explicit AttentionScorer(ScorerOptions options = {}, std::vector<HeadAnchor> anchors = {});
+
+  // Scores one scope. S: n x d, rows L2-normalised (zero rows are allowed and get the weight of
+  // a sentence orthogonal to everything). Anchors must have d entries.
+  // Returns uniform weights for n == 1, and empty weights for n == 0.
+  // Thread-safety: const; safe to call concurrently.
+  Weights Score(const Matrix& S, Scope scope) const;
+
+  const ScorerOptions& options() const { return options_; }
+
+ private:
+  ScorerOptions options_;
+  std::vector<HeadAnchor> anchors_;
+};
+
+// The consensus term alone: r = (1/n) 1^T softmax_rows(S S^T / temperature) with the diagonal
+// masked, sampled above max_exact rows as described in the header comment. Sums to 1 (n >= 2).
+Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_exact);
+
+// One overall head: softmax(S query / temperature). `query` need not be normalised.
+Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query, float temperature);
+
+}  // namespace revsum

@@ -1,0 +1,108 @@
+// Budgeted, redundancy-aware choice of sentences (DESIGN.md, "Selection").
+//
+// Given the sentences of one scope, their attention weights and embeddings, BudgetedSelector picks
+// a subset whose total cost never exceeds the budget:
+//
+//   1. Length filter: sentences shorter than min_words or longer than the adaptive maximum
+//      (max_budget_share of a word budget, at least min_max_words) are not candidates.
+//   2. Greedy MMR under a cost: repeatedly take the candidate with the largest
+//        gain_i = (lambda * w_i / w_max - (1 - lambda) * max_{j selected} cos(i, j)) / cost_i^alpha
+//      among those that still fit and have positive gain; alpha = cost_exponent makes weight per
+//      cost the criterion, so one long sentence cannot eat the budget (Carbonell & Goldstein 1998,
+//      MMR; Lin & Bilmes 2010 for the cost-scaled greedy).
+//   3. Near-duplicates: a candidate whose cosine to any selected sentence exceeds
+//      duplicate_threshold is never taken.
+//   4. Optionally (fill_budget) one more sentence is appended, truncated to exactly the words left,
+//      when the budget is in words and some remain: evaluation cuts summaries to the budget, so
+//      the words would otherwise be wasted. The truncated sentence is marked as such.
+//
+// Order: sentences are returned in the order they were chosen, i.e. by decreasing marginal gain,
+// which puts the most representative sentence first and the truncated one (if any) last.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "revsum/embed.h"
+
+namespace revsum {
+
+// A budget: at most `amount` units of one kind.
+struct Budget {
+  enum class Unit { kWords, kSentences, kTokens, kRatio };
+  Unit unit = Unit::kWords;
+  double amount = 0;  // words / sentences / tokens (integral), or a ratio in (0, 1] of the input
+
+  // "120w", "5s", "300t", "10%".
+  std::string ToString() const;
+};
+
+// Parses "<number><unit>": "120w" (words), "5s" (sentences), "300t" (LLM tokens), "10%" (share of
+// the input, measured in words). Whitespace around is allowed. Throws std::invalid_argument with a
+// message naming the text and the problem (missing unit, not a number, zero, percent > 100...).
+Budget ParseBudget(std::string_view text);
+
+// The cost of a sentence in some unit (words, LLM tokens).
+using CostFunction = std::function<size_t(std::string_view)>;
+
+// Whitespace-separated tokens: what evaluation protocols cut at.
+size_t CountWhitespaceTokens(std::string_view text);
+
+struct SelectorOptions {
+  // MMR trade-off: 1 ignores redundancy beyond the duplicate filter, 0 only avoids redundancy.
+  float lambda = 0.7f;
+
+  // Candidates whose cosine to an already selected sentence exceeds this are skipped.
+  float duplicate_threshold = 0.8f;
+
+  // alpha in gain / cost^alpha: 0 ranks by weight alone, 1 by weight per word.
+  float cost_exponent = 0.5f;
+
+  // Sentences with fewer words than this are fragments, never selected.
+  size_t min_words = 4;
+
+  // With a word budget B, sentences longer than max(min_max_words, max_budget_share * B) words
+  // are not candidates (a 20-word summary cannot use a 60-word sentence).
+  float max_budget_share = 0.6f;
+  size_t min_max_words = 12;
+
+  // Append one truncated sentence to use the words left in a word budget (see header comment).
+  bool fill_budget = false;
+};
+
+// One chosen sentence; `index` refers to the input arrays.
+struct Selected {
+  size_t index = 0;
+  size_t cost = 0;         // in the budget's unit (the truncated cost when truncated)
+  bool truncated = false;  // cut to fit by fill_budget; `text` holds the cut text
+  std::string text;        // the sentence text as emitted (cut when truncated)
+};
+
+class BudgetedSelector {
+ public:
+  // `words` measures sentence length for the length filter and for word / ratio budgets.
+  // `tokens` measures LLM tokens for token budgets; may be empty when no token budget is used.
+  BudgetedSelector(SelectorOptions options, CostFunction words, CostFunction tokens = {});
+
+  // Chooses sentences from `texts` (one scope) with `weights` (same length) and `embeddings`
+  // (one L2-normalised row per text). Never exceeds the budget. Throws std::invalid_argument on
+  // mismatched sizes, or on a token budget without a token cost function.
+  std::vector<Selected> Select(const std::vector<std::string>& texts,
+                               const Eigen::VectorXf& weights, const Matrix& embeddings,
+                               const Budget& budget) const;
+
+  const SelectorOptions& options() const { return options_; }
+
+ private:
+  SelectorOptions options_;
+  CostFunction words_;
+  CostFunction tokens_;
+};
+
+}  // namespace revsum

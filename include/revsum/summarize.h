@@ -1,0 +1,75 @@
+// Summarising one entity (a product, a topic) from its raw review texts: the whole extractive core
+// in one call — segment (text.h), embed (any Embedder), score (score.h), select (select.h).
+//
+//   review texts ──SentenceSegmenter──▶ sentences ──Embedder──▶ S ──AttentionScorer──▶ Weights
+//                ──BudgetedSelector──▶ Summary (sentences with review/sentence index and weight)
+//
+// All sentences of all reviews form one product scope (overall + consensus heads). The seed
+// sentences of the anchored heads are embedded in the same Embed call as the scope, so a
+// batch-fitted embedder (lexical IDF) sees seeds and scope in one space.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "revsum/embed.h"
+#include "revsum/score.h"
+#include "revsum/select.h"
+#include "revsum/text.h"
+
+namespace revsum {
+
+struct SummarizeOptions {
+  // How much to keep; the default is the 100-word product summary.
+  Budget budget{Budget::Unit::kWords, 100};
+
+  // Scorer and selector settings; their defaults are the measured default configuration
+  // (tests/pipeline/quality_test.cc, README "Quality").
+  ScorerOptions scorer;
+  SelectorOptions selector;
+
+  // Sentence segmentation of each review.
+  SegmentOptions segment;
+
+  // Seed file for the opinion and aspect heads; empty disables the anchored heads.
+  std::string seeds_path = std::string(REVSUM_SOURCE_DIR) + "/models/seeds/en.txt";
+
+  // LLM-token cost of a sentence, needed only for token budgets ("300t").
+  CostFunction token_cost;
+};
+
+// One kept sentence, citable: review_index-th input text, sentence_index-th sentence of it.
+struct SummarySentence {
+  std::string text;           // as emitted (cut to the budget when truncated)
+  size_t review_index = 0;    // index into the review_texts passed to SummarizeTexts
+  size_t sentence_index = 0;  // Sentence::index within that review
+  float weight = 0;           // final attention weight of the sentence in its scope
+  bool truncated = false;     // cut by SelectorOptions::fill_budget
+};
+
+struct Summary {
+  std::vector<SummarySentence> sentences;  // in selection order (see select.h)
+
+  // The scored scope: row i of weights is sentence `scope[i]` (review index, Sentence).
+  struct ScopeSentence {
+    size_t review_index = 0;
+    Sentence sentence;
+  };
+  std::vector<ScopeSentence> scope;
+  Weights weights;
+
+  // The kept sentences joined by single spaces.
+  std::string Text() const;
+};
+
+// The word cost used for word budgets: max(WordSegmenter::CountWords, whitespace tokens), so the
+// summary fits both a linguistic word count and an evaluation cut at whitespace tokens.
+// Not thread-safe (one WordSegmenter per call site); pass to BudgetedSelector as a CostFunction.
+CostFunction BudgetWordCost();
+
+// Summarises one entity. Throws std::runtime_error if the seed file cannot be read or parsed.
+Summary SummarizeTexts(const std::vector<std::string>& review_texts,
+                       const SummarizeOptions& options, Embedder& embedder);
+
+}  // namespace revsum

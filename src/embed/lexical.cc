@@ -1,0 +1,182 @@
+// LexicalEmbedder: hashed TF-IDF over ICU words and CJK character bigrams (see lexical.h).
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <unordered_set>
+
+#include <unicode/brkiter.h>
+#include <unicode/locid.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+#include <unicode/unistr.h>
+
+#include "revsum/lexical.h"
+
+namespace revsum {
+namespace {
+
+uint64_t Fnv1a(std::string_view bytes, uint64_t seed) {
+  uint64_t h = 1469598103934665603ULL ^ seed;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  // SplitMix64 finaliser: spreads FNV's weak low bits over the whole word.
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  h ^= h >> 31;
+  return h;
+}
+
+bool IsCjk(UChar32 c) {
+  UErrorCode status = U_ZERO_ERROR;
+  const UScriptCode script = uscript_getScript(c, &status);
+  return U_SUCCESS(status) && (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA ||
+                               script == USCRIPT_KATAKANA || script == USCRIPT_HANGUL);
+}
+
+bool IsAsciiAlpha(const std::string& s) {
+  for (unsigned char c : s) {
+    if (c < 'a' || c > 'z') return false;
+  }
+  return !s.empty();
+}
+
+// A deliberately light English plural strip; see lexical.h.
+std::string LightStem(std::string w) {
+  if (!IsAsciiAlpha(w) || w.size() <= 3) return w;
+  auto ends = [&](std::string_view suffix) {
+    return w.size() > suffix.size() &&
+           w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends("ies") && w.size() > 4) return w.substr(0, w.size() - 3) + "y";
+  if (ends("sses") || ends("shes") || ends("ches") || ends("xes")) return w.substr(0, w.size() - 2);
+  if (ends("ss") || ends("us") || ends("is")) return w;
+  if (ends("s")) return w.substr(0, w.size() - 1);
+  return w;
+}
+
+std::string ToUtf8(const icu::UnicodeString& s) {
+  std::string out;
+  s.toUTF8String(out);
+  return out;
+}
+
+}  // namespace
+
+LexicalEmbedder::LexicalEmbedder(LexicalOptions options) : options_(options) {
+  if (options_.dim <= 0) throw std::invalid_argument("LexicalEmbedder: dim must be > 0");
+}
+
+std::string LexicalEmbedder::model_hash() const {
+  return "lexical-v1:dim=" + std::to_string(options_.dim) + ":seed=" +
+         std::to_string(options_.seed) + ":tf=" + (options_.sublinear_tf ? "sub" : "raw") +
+         ":cjk=" + (options_.cjk_bigrams ? "1" : "0") + ":stem=" +
+         (options_.light_stem ? "1" : "0") + ":idf=" +
+         (corpus_docs_ == 0 ? std::string("batch") : "corpus " + std::to_string(corpus_docs_));
+}
+
+std::vector<std::string> LexicalEmbedder::Features(std::string_view sentence) const {
+  std::vector<std::string> features;
+  const icu::UnicodeString text =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(sentence.data(), static_cast<int32_t>(sentence.size())));
+  UErrorCode status = U_ZERO_ERROR;
+  std::unique_ptr<icu::BreakIterator> words(
+      icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+  if (U_FAILURE(status)) {
+    throw std::runtime_error(std::string("LexicalEmbedder: ICU word break iterator: ") +
+                             u_errorName(status));
+  }
+  words->setText(text);
+  int32_t start = words->first();
+  for (int32_t end = words->next(); end != icu::BreakIterator::DONE;
+       start = end, end = words->next()) {
+    if (words->getRuleStatus() == UBRK_WORD_NONE) continue;  // spaces, punctuation, emoji
+    icu::UnicodeString word = text.tempSubStringBetween(start, end);
+    word.toLower(icu::Locale::getRoot());
+    std::string w = ToUtf8(word);
+    if (options_.light_stem) w = LightStem(std::move(w));
+    features.push_back("w:" + w);
+  }
+  if (options_.cjk_bigrams) {
+    // Runs of CJK code points over the whole sentence (independent of the word segmentation).
+    std::vector<UChar32> run;
+    auto flush = [&]() {
+      if (run.size() == 1) {
+        features.push_back("c:" + ToUtf8(icu::UnicodeString(run[0])));
+      }
+      for (size_t i = 0; i + 1 < run.size(); ++i) {
+        icu::UnicodeString bigram(run[i]);
+        bigram.append(run[i + 1]);
+        features.push_back("c:" + ToUtf8(bigram));
+      }
+      run.clear();
+    };
+    for (int32_t i = 0; i < text.length();) {
+      const UChar32 c = text.char32At(i);
+      if (IsCjk(c)) {
+        run.push_back(c);
+      } else {
+        flush();
+      }
+      i += U16_LENGTH(c);
+    }
+    flush();
+  }
+  return features;
+}
+
+void LexicalEmbedder::FitIdf(const std::vector<std::string>& corpus) {
+  corpus_df_.clear();
+  for (const std::string& doc : corpus) {
+    std::vector<std::string> f = Features(doc);
+    std::unordered_set<std::string> unique(f.begin(), f.end());
+    for (const std::string& feature : unique) ++corpus_df_[feature];
+  }
+  corpus_docs_ = corpus.size();
+}
+
+void LexicalEmbedder::ClearIdf() {
+  corpus_df_.clear();
+  corpus_docs_ = 0;
+}
+
+Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
+  const Eigen::Index n = static_cast<Eigen::Index>(sentences.size());
+  // Term frequencies per sentence.
+  std::vector<std::unordered_map<std::string, uint32_t>> tf(sentences.size());
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    for (std::string& f : Features(sentences[i])) ++tf[i][std::move(f)];
+  }
+  // Document frequencies: the batch, or the fixed corpus.
+  std::unordered_map<std::string, uint32_t> batch_df;
+  if (corpus_docs_ == 0) {
+    for (const auto& counts : tf) {
+      for (const auto& [feature, count] : counts) ++batch_df[feature];
+    }
+  }
+  const auto& df = corpus_docs_ == 0 ? batch_df : corpus_df_;
+  const double docs = corpus_docs_ == 0 ? static_cast<double>(n) : static_cast<double>(corpus_docs_);
+
+  Matrix E = Matrix::Zero(n, options_.dim);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (const auto& [feature, count] : tf[static_cast<size_t>(i)]) {
+      const auto it = df.find(feature);
+      const double d = it == df.end() ? 0.0 : it->second;
+      const double idf = std::log((1.0 + docs) / (1.0 + d)) + 1.0;
+      const double t = options_.sublinear_tf ? 1.0 + std::log(static_cast<double>(count))
+                                             : static_cast<double>(count);
+      const uint64_t h = Fnv1a(feature, options_.seed);
+      const Eigen::Index column = static_cast<Eigen::Index>(h % static_cast<uint64_t>(options_.dim));
+      const float sign = (h >> 63) ? -1.f : 1.f;
+      E(i, column) += sign * static_cast<float>(t * idf);
+    }
+    const float norm = E.row(i).norm();
+    if (norm > 0.f) E.row(i) /= norm;
+  }
+  return E;
+}
+
+}  // namespace revsum

@@ -1,0 +1,257 @@
+// Multi-head attention scorer; the formulas and head constructions are documented in
+// include/revsum/score.h.
+// GCC 12 reports false "maybe-uninitialized" warnings inside Eigen's AVX-512 GEMM kernels
+// (_mm512_undefined_ps in ptranspose) when built with -march=native; they are not ours.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "revsum/score.h"
+
+namespace revsum {
+namespace {
+
+// Numerically stable softmax of x[0..n) in place.
+void SoftmaxInPlace(float* x, Eigen::Index n) {
+  if (n == 0) return;
+  float max = x[0];
+  for (Eigen::Index i = 1; i < n; ++i) max = std::max(max, x[i]);
+  double sum = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    x[i] = std::exp(x[i] - max);
+    sum += x[i];
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (Eigen::Index i = 0; i < n; ++i) x[i] *= inv;
+}
+
+Eigen::VectorXf Normalised(const Eigen::VectorXf& v) {
+  const float norm = v.norm();
+  if (norm <= 0.f) return v;
+  return v / norm;
+}
+
+std::string_view Trim(std::string_view s) {
+  const char* ws = " \t\r\n";
+  const size_t b = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return {};
+  const size_t e = s.find_last_not_of(ws);
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query,
+                                 float temperature) {
+  Eigen::VectorXf logits = (S * Normalised(query)) / temperature;
+  SoftmaxInPlace(logits.data(), logits.size());
+  return logits;
+}
+
+Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_exact) {
+  const Eigen::Index n = S.rows();
+  Eigen::VectorXf received = Eigen::VectorXf::Zero(n);
+  if (n == 0) return received;
+  if (n == 1) {
+    received(0) = 1.f;
+    return received;
+  }
+  // Voter rows: all of them up to max_exact, else an evenly strided deterministic sample.
+  Eigen::Index voters = n;
+  if (max_exact > 0 && n > max_exact) {
+    const double pairs = static_cast<double>(max_exact) * max_exact;
+    voters = std::max<Eigen::Index>(64, static_cast<Eigen::Index>(pairs / n));
+    voters = std::min(voters, n);
+  }
+  const double stride = static_cast<double>(n) / voters;
+  constexpr Eigen::Index kBlock = 256;
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  std::vector<Eigen::Index> rows(kBlock);
+  Matrix block_queries;
+  Matrix logits;
+  for (Eigen::Index start = 0; start < voters; start += kBlock) {
+    const Eigen::Index count = std::min(kBlock, voters - start);
+    block_queries.resize(count, S.cols());
+    for (Eigen::Index k = 0; k < count; ++k) {
+      rows[k] = static_cast<Eigen::Index>((start + k) * stride);
+      block_queries.row(k) = S.row(rows[k]);
+    }
+    logits.noalias() = (block_queries * S.transpose()) / temperature;
+    for (Eigen::Index k = 0; k < count; ++k) {
+      logits(k, rows[k]) = neg_inf;  // a sentence does not vote for itself
+      SoftmaxInPlace(&logits(k, 0), n);  // row-major: row k is contiguous
+      received += logits.row(k).transpose();
+    }
+  }
+  received /= static_cast<float>(voters);
+  return received;
+}
+
+AttentionScorer::AttentionScorer(ScorerOptions options, std::vector<HeadAnchor> anchors)
+    : options_(options), anchors_(std::move(anchors)) {
+  if (!(options_.temperature > 0.f)) {
+    throw std::invalid_argument("AttentionScorer: temperature must be > 0");
+  }
+  for (auto& a : anchors_) {
+    const float norm = a.anchor.norm();
+    if (!(norm > 0.f)) {
+      throw std::invalid_argument("AttentionScorer: anchor '" + a.name + "' is all zero");
+    }
+    a.anchor /= norm;
+  }
+}
+
+Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
+  Weights w;
+  const Eigen::Index n = S.rows();
+  const float tau = options_.temperature;
+  const bool consensus = scope == Scope::kProduct && options_.consensus_mix > 0.f && n >= 2;
+  const float overall_share = consensus ? 1.f - options_.consensus_mix : 1.f;
+
+  std::vector<Eigen::VectorXf> columns;
+  // Centroid head: the query is the overall review itself.
+  const Eigen::VectorXf q = n > 0 ? Normalised(S.colwise().mean().transpose())
+                                  : Eigen::VectorXf::Zero(S.cols());
+  const float centroid_share =
+      anchors_.empty() ? overall_share : overall_share * options_.centroid_mix;
+  if (overall_share > 0.f) {
+    w.head_names.push_back("centroid");
+    w.head_mix.push_back(centroid_share);
+    columns.push_back(n > 0 ? OverallAttention(S, q, tau) : Eigen::VectorXf());
+    // Anchored heads: the overall query pulled towards a seed direction.
+    if (!anchors_.empty()) {
+      const float share =
+          overall_share * (1.f - options_.centroid_mix) / static_cast<float>(anchors_.size());
+      for (const HeadAnchor& a : anchors_) {
+        if (a.anchor.size() != S.cols()) {
+          throw std::invalid_argument("AttentionScorer: anchor '" + a.name + "' has " +
+                                      std::to_string(a.anchor.size()) + " dims, embeddings have " +
+                                      std::to_string(S.cols()));
+        }
+        w.head_names.push_back(a.name);
+        w.head_mix.push_back(share);
+        const Eigen::VectorXf query = q + options_.anchor_strength * a.anchor;
+        columns.push_back(n > 0 ? OverallAttention(S, query, tau) : Eigen::VectorXf());
+      }
+    }
+  }
+  if (consensus) {
+    w.head_names.push_back("consensus");
+    w.head_mix.push_back(options_.consensus_mix);
+    columns.push_back(ConsensusAttention(S, tau, options_.max_exact_consensus));
+  }
+
+  const Eigen::Index heads = static_cast<Eigen::Index>(columns.size());
+  w.per_head.resize(n, heads);
+  for (Eigen::Index h = 0; h < heads; ++h) w.per_head.col(h) = columns[h];
+  Eigen::VectorXf mix(heads);
+  for (Eigen::Index h = 0; h < heads; ++h) mix(h) = w.head_mix[h];
+  w.final = n > 0 ? Eigen::VectorXf(w.per_head * mix) : Eigen::VectorXf();
+  if (n > 0) {
+    // Guard against float drift so that a scope's weights sum to 1 exactly enough for storage.
+    double sum = 0;
+    for (Eigen::Index i = 0; i < n; ++i) sum += w.final(i);
+    if (sum > 0) w.final /= static_cast<float>(sum);
+  }
+  return w;
+}
+
+SeedSet ParseSeeds(std::string_view text, std::string_view origin) {
+  SeedSet seeds;
+  std::vector<std::string>* current = nullptr;
+  std::string current_name;
+  int line_no = 0;
+  auto fail = [&](const std::string& problem) {
+    throw std::runtime_error(std::string(origin) + ":" + std::to_string(line_no) + ": " + problem);
+  };
+  auto check_not_empty = [&]() {
+    if (current != nullptr && current->empty()) fail("section [" + current_name + "] is empty");
+  };
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = Trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    ++line_no;
+    if (line.empty()) continue;
+    if (line.front() == '#') {
+      std::string_view body = Trim(line.substr(1));
+      if (body.rfind("lang:", 0) == 0) seeds.lang = std::string(Trim(body.substr(5)));
+      continue;
+    }
+    if (line.front() == '[') {
+      if (line.back() != ']') fail("unterminated section header '" + std::string(line) + "'");
+      check_not_empty();
+      current_name = std::string(Trim(line.substr(1, line.size() - 2)));
+      if (current_name == "opinion") {
+        current = &seeds.opinion;
+      } else if (current_name == "neutral") {
+        current = &seeds.neutral;
+      } else if (current_name.rfind("aspect:", 0) == 0 && current_name.size() > 7) {
+        seeds.aspects.emplace_back(current_name.substr(7), std::vector<std::string>{});
+        current = &seeds.aspects.back().second;
+      } else {
+        fail("unknown section [" + current_name +
+             "] (expected [opinion], [neutral] or [aspect:<name>])");
+      }
+      continue;
+    }
+    if (current == nullptr) fail("seed sentence before any [section] header");
+    current->emplace_back(line);
+  }
+  check_not_empty();
+  return seeds;
+}
+
+SeedSet LoadSeeds(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open seed file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseSeeds(buffer.str(), path);
+}
+
+std::vector<std::string> SeedSentences(const SeedSet& seeds) {
+  std::vector<std::string> all(seeds.opinion);
+  all.insert(all.end(), seeds.neutral.begin(), seeds.neutral.end());
+  for (const auto& [name, sentences] : seeds.aspects) {
+    all.insert(all.end(), sentences.begin(), sentences.end());
+  }
+  return all;
+}
+
+std::vector<HeadAnchor> BuildAnchors(const SeedSet& seeds, const Matrix& E) {
+  if (static_cast<size_t>(E.rows()) != SeedSentences(seeds).size()) {
+    throw std::invalid_argument("BuildAnchors: " + std::to_string(E.rows()) +
+                                " seed embeddings for " +
+                                std::to_string(SeedSentences(seeds).size()) + " seed sentences");
+  }
+  auto mean_rows = [&](Eigen::Index begin, Eigen::Index count) -> Eigen::VectorXf {
+    if (count == 0) return Eigen::VectorXf::Zero(E.cols());
+    return E.middleRows(begin, count).colwise().mean().transpose();
+  };
+  std::vector<HeadAnchor> anchors;
+  Eigen::Index row = 0;
+  const Eigen::Index n_op = static_cast<Eigen::Index>(seeds.opinion.size());
+  const Eigen::Index n_ne = static_cast<Eigen::Index>(seeds.neutral.size());
+  if (n_op > 0) {
+    Eigen::VectorXf dir = mean_rows(0, n_op) - mean_rows(n_op, n_ne);
+    if (dir.norm() > 0.f) anchors.push_back({"opinion", dir});
+  }
+  row = n_op + n_ne;
+  for (const auto& [name, sentences] : seeds.aspects) {
+    const Eigen::Index count = static_cast<Eigen::Index>(sentences.size());
+    Eigen::VectorXf dir = mean_rows(row, count);
+    row += count;
+    if (dir.norm() > 0.f) anchors.push_back({"aspect:" + name, dir});
+  }
+  return anchors;
+}
+
+}  // namespace revsum

@@ -1,0 +1,216 @@
+// Budgeted greedy MMR selection; the algorithm is documented in include/revsum/select.h.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "revsum/select.h"
+
+namespace revsum {
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// The first `k` whitespace-separated tokens of `text`, joined by single spaces.
+std::string FirstTokens(std::string_view text, size_t k) {
+  std::string out;
+  size_t taken = 0, i = 0;
+  while (i < text.size() && taken < k) {
+    while (i < text.size() && IsSpace(text[i])) ++i;
+    if (i >= text.size()) break;
+    size_t j = i;
+    while (j < text.size() && !IsSpace(text[j])) ++j;
+    if (!out.empty()) out += ' ';
+    out.append(text.substr(i, j - i));
+    ++taken;
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+size_t CountWhitespaceTokens(std::string_view text) {
+  size_t count = 0;
+  bool in_token = false;
+  for (char c : text) {
+    const bool space = IsSpace(c);
+    if (!space && !in_token) ++count;
+    in_token = !space;
+  }
+  return count;
+}
+
+std::string Budget::ToString() const {
+  switch (unit) {
+    case Unit::kWords: return std::to_string(static_cast<long long>(amount)) + "w";
+    case Unit::kSentences: return std::to_string(static_cast<long long>(amount)) + "s";
+    case Unit::kTokens: return std::to_string(static_cast<long long>(amount)) + "t";
+    case Unit::kRatio: {
+      std::string s = std::to_string(amount * 100.0);
+      s.erase(s.find_last_not_of('0') + 1);
+      if (!s.empty() && s.back() == '.') s.pop_back();
+      return s + "%";
+    }
+  }
+  return "?";
+}
+
+Budget ParseBudget(std::string_view text) {
+  const std::string original(text);
+  auto fail = [&](const std::string& problem) -> Budget {
+    throw std::invalid_argument("invalid budget '" + original + "': " + problem +
+                                " (expected e.g. 120w, 5s, 300t or 10%)");
+  };
+  while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
+  if (text.empty()) return fail("empty");
+  const char unit_char = text.back();
+  std::string_view number = text.substr(0, text.size() - 1);
+  Budget b;
+  switch (unit_char) {
+    case 'w': case 'W': b.unit = Budget::Unit::kWords; break;
+    case 's': case 'S': b.unit = Budget::Unit::kSentences; break;
+    case 't': case 'T': b.unit = Budget::Unit::kTokens; break;
+    case '%': b.unit = Budget::Unit::kRatio; break;
+    default: return fail("missing unit: end with w (words), s (sentences), t (tokens) or %");
+  }
+  if (number.empty()) return fail("missing number before the unit");
+  double value = 0;
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(value)) {
+    return fail("'" + std::string(number) + "' is not a number");
+  }
+  if (value <= 0) return fail("must be greater than zero");
+  if (b.unit == Budget::Unit::kRatio) {
+    if (value > 100) return fail("a percentage cannot exceed 100");
+    b.amount = value / 100.0;
+  } else {
+    if (value != std::floor(value)) return fail("a count must be a whole number");
+    b.amount = value;
+  }
+  return b;
+}
+
+BudgetedSelector::BudgetedSelector(SelectorOptions options, CostFunction words,
+                                   CostFunction tokens)
+    : options_(options), words_(std::move(words)), tokens_(std::move(tokens)) {
+  if (!words_) throw std::invalid_argument("BudgetedSelector: a word cost function is required");
+}
+
+std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& texts,
+                                               const Eigen::VectorXf& weights,
+                                               const Matrix& embeddings,
+                                               const Budget& budget) const {
+  const size_t n = texts.size();
+  if (static_cast<size_t>(weights.size()) != n || static_cast<size_t>(embeddings.rows()) != n) {
+    throw std::invalid_argument("BudgetedSelector::Select: " + std::to_string(n) + " texts, " +
+                                std::to_string(weights.size()) + " weights, " +
+                                std::to_string(embeddings.rows()) + " embedding rows");
+  }
+  if (budget.unit == Budget::Unit::kTokens && !tokens_) {
+    throw std::invalid_argument(
+        "BudgetedSelector::Select: a token budget needs a token cost function (tokenizer)");
+  }
+  std::vector<size_t> words(n);
+  size_t total_words = 0;
+  for (size_t i = 0; i < n; ++i) {
+    words[i] = words_(texts[i]);
+    total_words += words[i];
+  }
+  // The budget in its own unit, and the cost of each sentence in that unit.
+  size_t limit = 0;
+  std::vector<size_t> cost(n);
+  switch (budget.unit) {
+    case Budget::Unit::kWords:
+      limit = static_cast<size_t>(budget.amount);
+      cost = words;
+      break;
+    case Budget::Unit::kRatio:
+      limit = static_cast<size_t>(std::floor(budget.amount * static_cast<double>(total_words)));
+      cost = words;
+      break;
+    case Budget::Unit::kSentences:
+      limit = static_cast<size_t>(budget.amount);
+      std::fill(cost.begin(), cost.end(), 1);
+      break;
+    case Budget::Unit::kTokens:
+      limit = static_cast<size_t>(budget.amount);
+      for (size_t i = 0; i < n; ++i) cost[i] = tokens_(texts[i]);
+      break;
+  }
+  const bool word_budget =
+      budget.unit == Budget::Unit::kWords || budget.unit == Budget::Unit::kRatio;
+  size_t max_words = std::numeric_limits<size_t>::max();
+  if (word_budget) {
+    max_words = std::max(options_.min_max_words,
+                         static_cast<size_t>(options_.max_budget_share * static_cast<float>(limit)));
+  }
+  std::vector<char> candidate(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    candidate[i] = words[i] >= options_.min_words && words[i] <= max_words && cost[i] > 0;
+  }
+  float w_max = 0.f;
+  for (size_t i = 0; i < n; ++i) {
+    if (candidate[i]) w_max = std::max(w_max, weights(static_cast<Eigen::Index>(i)));
+  }
+  if (!(w_max > 0.f)) w_max = 1.f;
+
+  std::vector<float> max_sim(n, 0.f);  // max cosine to any selected sentence
+  std::vector<Selected> chosen;
+  size_t used = 0;
+  const float lambda = options_.lambda;
+  while (true) {
+    size_t best = n;
+    float best_gain = 0.f;
+    for (size_t i = 0; i < n; ++i) {
+      if (!candidate[i] || used + cost[i] > limit) continue;
+      if (max_sim[i] > options_.duplicate_threshold) continue;
+      const float relevance = weights(static_cast<Eigen::Index>(i)) / w_max;
+      const float mmr = lambda * relevance - (1.f - lambda) * max_sim[i];
+      if (mmr <= 0.f) continue;
+      const float gain =
+          mmr / std::pow(static_cast<float>(cost[i]), options_.cost_exponent);
+      if (best == n || gain > best_gain) {
+        best = i;
+        best_gain = gain;
+      }
+    }
+    if (best == n) break;
+    candidate[best] = 0;
+    used += cost[best];
+    chosen.push_back({best, cost[best], false, texts[best]});
+    const Eigen::VectorXf sims = embeddings * embeddings.row(static_cast<Eigen::Index>(best)).transpose();
+    for (size_t i = 0; i < n; ++i) max_sim[i] = std::max(max_sim[i], sims(static_cast<Eigen::Index>(i)));
+  }
+
+  if (options_.fill_budget && word_budget && used < limit) {
+    // The best remaining candidate that is not a near-duplicate, cut to the words left.
+    size_t best = n;
+    float best_score = 0.f;
+    for (size_t i = 0; i < n; ++i) {
+      if (!candidate[i] || max_sim[i] > options_.duplicate_threshold) continue;
+      const float mmr = lambda * weights(static_cast<Eigen::Index>(i)) / w_max -
+                        (1.f - lambda) * max_sim[i];
+      if (best == n || mmr > best_score) {
+        best = i;
+        best_score = mmr;
+      }
+    }
+    if (best != n) {
+      const size_t left = limit - used;
+      for (size_t k = left; k > 0; --k) {
+        std::string cut = FirstTokens(texts[best], k);
+        const size_t c = words_(cut);
+        if (c <= left && c > 0) {
+          used += c;
+          chosen.push_back({best, c, c < cost[best], std::move(cut)});
+          break;
+        }
+      }
+    }
+  }
+  return chosen;
+}
+
+}  // namespace revsum

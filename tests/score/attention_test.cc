@@ -1,0 +1,229 @@
+// Specification of the multi-head attention scorer (include/revsum/score.h).
+#include <random>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "revsum/score.h"
+
+namespace revsum {
+namespace {
+
+// n random unit rows of dimension d, from a fixed seed.
+Matrix RandomUnitRows(Eigen::Index n, Eigen::Index d, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal;
+  Matrix S(n, d);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < d; ++j) S(i, j) = normal(rng);
+    S.row(i).normalize();
+  }
+  return S;
+}
+
+// Three topical clusters plus noise: a realistic small scope.
+Matrix ClusteredRows(uint32_t seed) {
+  Matrix centres = RandomUnitRows(3, 32, seed);
+  Matrix noise = RandomUnitRows(12, 32, seed + 1);
+  Matrix S(12, 32);
+  for (Eigen::Index i = 0; i < 12; ++i) {
+    S.row(i) = centres.row(i % 3) + 0.6f * noise.row(i);
+    S.row(i).normalize();
+  }
+  return S;
+}
+
+std::vector<HeadAnchor> TwoAnchors(Eigen::Index d) {
+  Eigen::VectorXf a = Eigen::VectorXf::Zero(d), b = Eigen::VectorXf::Zero(d);
+  a(0) = 1.f;
+  b(1) = 1.f;
+  return {{"opinion", a}, {"aspect:price", b}};
+}
+
+TEST(AttentionScorerTest, WeightsOfEveryHeadSumToOne) {
+  const Matrix S = ClusteredRows(7);
+  const AttentionScorer scorer({}, TwoAnchors(S.cols()));
+  for (Scope scope : {Scope::kReview, Scope::kProduct}) {
+    const Weights w = scorer.Score(S, scope);
+    EXPECT_NEAR(w.final.sum(), 1.f, 1e-5f);
+    ASSERT_EQ(w.per_head.cols(), static_cast<Eigen::Index>(w.head_names.size()));
+    for (Eigen::Index h = 0; h < w.per_head.cols(); ++h) {
+      EXPECT_NEAR(w.per_head.col(h).sum(), 1.f, 1e-5f) << w.head_names[h];
+      EXPECT_GE(w.per_head.col(h).minCoeff(), 0.f);
+    }
+    float mix = 0;
+    for (float m : w.head_mix) mix += m;
+    EXPECT_NEAR(mix, 1.f, 1e-5f);
+  }
+}
+
+TEST(AttentionScorerTest, ProductScopeAddsConsensusHeadReviewScopeDoesNot) {
+  const Matrix S = ClusteredRows(3);
+  const AttentionScorer scorer({}, TwoAnchors(S.cols()));
+  EXPECT_THAT(scorer.Score(S, Scope::kProduct).head_names,
+              ::testing::ElementsAre("centroid", "opinion", "aspect:price", "consensus"));
+  EXPECT_THAT(scorer.Score(S, Scope::kReview).head_names,
+              ::testing::ElementsAre("centroid", "opinion", "aspect:price"));
+}
+
+TEST(AttentionScorerTest, ReorderingSentencesReordersWeightsTheSameWay) {
+  const Matrix S = ClusteredRows(11);
+  std::vector<int> perm(static_cast<size_t>(S.rows()));
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int>(i);
+  std::mt19937 rng(5);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  Matrix P(S.rows(), S.cols());
+  for (Eigen::Index i = 0; i < S.rows(); ++i) P.row(i) = S.row(perm[static_cast<size_t>(i)]);
+  const AttentionScorer scorer({}, TwoAnchors(S.cols()));
+  const Weights a = scorer.Score(S, Scope::kProduct);
+  const Weights b = scorer.Score(P, Scope::kProduct);
+  for (Eigen::Index i = 0; i < S.rows(); ++i) {
+    EXPECT_NEAR(b.final(i), a.final(perm[static_cast<size_t>(i)]), 1e-6f);
+    for (Eigen::Index h = 0; h < a.per_head.cols(); ++h) {
+      EXPECT_NEAR(b.per_head(i, h), a.per_head(perm[static_cast<size_t>(i)], h), 1e-6f);
+    }
+  }
+}
+
+TEST(AttentionScorerTest, SentenceEqualToCentroidGetsHighestOverallWeight) {
+  Matrix S = RandomUnitRows(9, 16, 21);
+  Matrix with_centroid(10, 16);
+  with_centroid.topRows(9) = S;
+  with_centroid.row(9) = S.colwise().mean().normalized();
+  ScorerOptions options;
+  options.consensus_mix = 0.f;
+  const Weights w = AttentionScorer(options).Score(with_centroid, Scope::kProduct);
+  ASSERT_THAT(w.head_names, ::testing::ElementsAre("centroid"));
+  Eigen::Index best = -1;
+  w.final.maxCoeff(&best);
+  EXPECT_EQ(best, 9);
+}
+
+TEST(AttentionScorerTest, ConsensusFavoursSentencesOthersRepeat) {
+  // Rows 0-3 say nearly the same thing; rows 4-7 touch on it but each adds its own point, so
+  // their nearest neighbours are the common rows. (A row's attention always sums to 1, so what
+  // makes a sentence win is attention from sentences outside its own cluster.)
+  Matrix S = RandomUnitRows(8, 32, 4);
+  const Eigen::RowVectorXf common = S.row(0);
+  for (Eigen::Index i = 1; i < 8; ++i) {
+    S.row(i) = common + (i < 4 ? 0.1f : 1.2f) * S.row(i);
+    S.row(i).normalize();
+  }
+  const Eigen::VectorXf r = ConsensusAttention(S, 0.05f, 4000);
+  EXPECT_NEAR(r.sum(), 1.f, 1e-5f);
+  for (Eigen::Index i = 0; i < 4; ++i) {
+    for (Eigen::Index j = 4; j < 8; ++j) EXPECT_GT(r(i), r(j)) << i << " vs " << j;
+  }
+}
+
+TEST(AttentionScorerTest, AnchoredHeadPrefersSentencesAlongItsAnchor) {
+  Matrix S = Matrix::Zero(3, 4);
+  S.row(0) << 1, 0, 0, 0;                      // the topic, no opinion
+  S.row(1) << 0.8f, 0.6f, 0, 0;                // the topic, with opinion (dim 1)
+  S.row(2) << 0.8f, 0, 0.6f, 0;                // the topic, something else
+  Eigen::VectorXf opinion = Eigen::VectorXf::Zero(4);
+  opinion(1) = 1.f;
+  ScorerOptions options;
+  options.consensus_mix = 0.f;
+  const Weights w = AttentionScorer(options, {{"opinion", opinion}}).Score(S, Scope::kReview);
+  Eigen::Index best = -1;
+  w.per_head.col(1).maxCoeff(&best);
+  EXPECT_EQ(w.head_names[1], "opinion");
+  EXPECT_EQ(best, 1);
+}
+
+TEST(AttentionScorerTest, SingleAndEmptyScopes) {
+  const AttentionScorer scorer;
+  const Weights one = scorer.Score(RandomUnitRows(1, 8, 1), Scope::kProduct);
+  ASSERT_EQ(one.final.size(), 1);
+  EXPECT_FLOAT_EQ(one.final(0), 1.f);
+  const Weights none = scorer.Score(Matrix(0, 8), Scope::kProduct);
+  EXPECT_EQ(none.final.size(), 0);
+}
+
+TEST(AttentionScorerTest, RejectsAnchorOfWrongDimension) {
+  const AttentionScorer scorer({}, TwoAnchors(5));
+  EXPECT_THROW(scorer.Score(RandomUnitRows(4, 8, 1), Scope::kReview), std::invalid_argument);
+}
+
+TEST(AttentionScorerTest, FiftyThousandSentencesFinishAndStayNormalised) {
+  // Above max_exact_consensus the consensus is computed from a strided sample of voter rows.
+  const Matrix S = RandomUnitRows(50000, 64, 99);
+  const AttentionScorer scorer({}, TwoAnchors(S.cols()));
+  const Weights w = scorer.Score(S, Scope::kProduct);
+  ASSERT_EQ(w.final.size(), 50000);
+  EXPECT_NEAR(w.final.sum(), 1.f, 1e-3f);
+  for (Eigen::Index h = 0; h < w.per_head.cols(); ++h) {
+    EXPECT_NEAR(w.per_head.col(h).sum(), 1.f, 1e-3f) << w.head_names[h];
+  }
+  EXPECT_TRUE(w.final.allFinite());
+}
+
+TEST(AttentionScorerTest, SampledConsensusAgreesWithExactOnClusteredData) {
+  // The sampled approximation must rank like the exact computation: the clustered rows still
+  // receive more attention than the noise rows.
+  Matrix S = RandomUnitRows(3000, 32, 8);
+  const Eigen::RowVectorXf common = S.row(0);
+  for (Eigen::Index i = 1; i < 3000; ++i) {
+    S.row(i) = common + (i < 600 ? 0.3f : 1.5f) * S.row(i);
+    S.row(i).normalize();
+  }
+  const Eigen::VectorXf exact = ConsensusAttention(S, 0.1f, 4000);
+  const Eigen::VectorXf sampled = ConsensusAttention(S, 0.1f, 1000);
+  EXPECT_NEAR(sampled.sum(), 1.f, 1e-4f);
+  EXPECT_GT(sampled.head(600).mean(), 2.f * sampled.tail(2400).mean());
+  EXPECT_GT(exact.head(600).mean(), 2.f * exact.tail(2400).mean());
+}
+
+TEST(ParseSeedsTest, ReadsSectionsAndLanguage) {
+  const SeedSet seeds = ParseSeeds(
+      "# lang: en\n[opinion]\nGreat.\n\n[neutral]\nIt came.\n[aspect:price]\nCheap.\nPricey.\n",
+      "test.txt");
+  EXPECT_EQ(seeds.lang, "en");
+  EXPECT_THAT(seeds.opinion, ::testing::ElementsAre("Great."));
+  EXPECT_THAT(seeds.neutral, ::testing::ElementsAre("It came."));
+  ASSERT_EQ(seeds.aspects.size(), 1u);
+  EXPECT_EQ(seeds.aspects[0].first, "price");
+  EXPECT_THAT(SeedSentences(seeds), ::testing::ElementsAre("Great.", "It came.", "Cheap.", "Pricey."));
+}
+
+TEST(ParseSeedsTest, ErrorsNameFileAndLine) {
+  try {
+    ParseSeeds("# c\nGreat.\n", "seeds/en.txt");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("seeds/en.txt:2:"));
+  }
+  EXPECT_THROW(ParseSeeds("[bogus]\nx\n", "f"), std::runtime_error);
+  EXPECT_THROW(ParseSeeds("[opinion]\n[neutral]\nx\n", "f"), std::runtime_error);
+}
+
+TEST(ParseSeedsTest, ShippedEnglishSeedsParse) {
+  const SeedSet seeds = LoadSeeds(std::string(REVSUM_SOURCE_DIR) + "/models/seeds/en.txt");
+  EXPECT_EQ(seeds.lang, "en");
+  EXPECT_GE(seeds.opinion.size(), 8u);
+  EXPECT_GE(seeds.neutral.size(), 8u);
+  EXPECT_EQ(seeds.aspects.size(), 7u);
+}
+
+TEST(BuildAnchorsTest, OpinionAnchorPointsFromNeutralToOpinion) {
+  SeedSet seeds;
+  seeds.opinion = {"a", "b"};
+  seeds.neutral = {"c"};
+  seeds.aspects = {{"price", {"d"}}};
+  Matrix E = Matrix::Zero(4, 3);
+  E.row(0) << 1, 0, 0;
+  E.row(1) << 1, 0, 0;
+  E.row(2) << 0, 1, 0;
+  E.row(3) << 0, 0, 1;
+  const std::vector<HeadAnchor> anchors = BuildAnchors(seeds, E);
+  ASSERT_EQ(anchors.size(), 2u);
+  EXPECT_EQ(anchors[0].name, "opinion");
+  EXPECT_FLOAT_EQ(anchors[0].anchor(0), 1.f);
+  EXPECT_FLOAT_EQ(anchors[0].anchor(1), -1.f);
+  EXPECT_EQ(anchors[1].name, "aspect:price");
+  EXPECT_FLOAT_EQ(anchors[1].anchor(2), 1.f);
+}
+
+}  // namespace
+}  // namespace revsum
