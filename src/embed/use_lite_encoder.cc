@@ -1,0 +1,209 @@
+// The USE-lite forward pass in Eigen, op for op as SPEC.md §3 describes the TF.js graph:
+// embedding added twice plus a sin/cos timing signal, two pre-norm transformer layers (256 -> 512
+// wide, 4 heads of 64 / 128), masked mean pooling, a tanh dense layer and L2 normalisation.
+//
+// Layout: a batch's real tokens are packed into the rows of one matrix (no padding), so every dense
+// layer is a single GEMM of shape [tokens, in] x [in, out]. Attention runs per sequence over its
+// own tokens, which equals the graph's padded attention because the -1e9 key bias makes exp()
+// exactly 0 on padding.
+
+// GCC 12 reports a false -Wmaybe-uninitialized inside its own AVX-512 intrinsics headers
+// (_mm512_undefined_ps) when Eigen's vectorised exp() is inlined with -march=native.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include <algorithm>
+#include <cmath>
+
+#include "use_lite_internal.h"
+
+namespace revsum::use_lite {
+
+struct Workspace {
+  int64_t capacity = 0;  // rows of every per-token buffer
+  Matrix x0;             // [cap, 256] embedding * 2 + timing signal
+  Matrix h0;             // [cap, 256] layer 0 attention LN
+  Matrix qkv0;           // [cap, 768]
+  Matrix o0;             // [cap, 256] layer 0 heads, concatenated
+  Matrix h;              // [cap, 512] LN output (layer 0 FFN, layer 1 attention and FFN)
+  Matrix qkv1;           // [cap, 1536]
+  Matrix o1;             // [cap, 512]
+  Matrix r;              // [cap, 512] layer 0 residual projection
+  Matrix y;              // [cap, 512] attention block output
+  Matrix z;              // [cap, 512] layer output
+  Matrix f;              // [cap, 1536] FFN hidden
+  Matrix t;              // [cap, 512] scratch product
+  Matrix q;              // [128, 128] scaled queries of one head
+  Matrix s;              // [128, 128] attention logits / probabilities of one head
+  int64_t pooled_capacity = 0;
+  Matrix pooled;         // [batch, 512]
+  Matrix u;              // [batch, 512]
+
+  void Reserve(int64_t rows, int64_t sequences, int max_len) {
+    if (rows > capacity) {
+      capacity = std::max<int64_t>(rows, 2 * capacity);
+      for (auto [m, cols] : {std::pair{&x0, 256}, {&h0, 256}, {&qkv0, 768}, {&o0, 256},
+                             {&h, 512}, {&qkv1, 1536}, {&o1, 512}, {&r, 512}, {&y, 512},
+                             {&z, 512}, {&f, 1536}, {&t, 512}}) {
+        m->setZero(capacity, cols);
+      }
+    }
+    if (q.rows() < max_len) {
+      q.setZero(max_len, max_len);
+      s.setZero(max_len, max_len);
+    }
+    if (sequences > pooled_capacity) {
+      pooled_capacity = std::max<int64_t>(sequences, 2 * pooled_capacity);
+      pooled.setZero(pooled_capacity, 512);
+      u.setZero(pooled_capacity, 512);
+    }
+  }
+};
+
+void WorkspaceDeleter::operator()(Workspace* w) const { delete w; }
+WorkspacePtr NewWorkspace() { return WorkspacePtr(new Workspace); }
+
+namespace {
+
+// LayerNorm over the last axis (SPEC.md §3.3): (gamma * rsqrt(var + eps)) * (x - mean) + beta,
+// biased variance. Statistics accumulate in double; the result is float32 as in the graph.
+template <typename In, typename Out>
+void LayerNorm(const In& x, const RowVector& gamma, const RowVector& beta, float eps, Out&& y) {
+  const int64_t cols = x.cols();
+  for (int64_t i = 0; i < x.rows(); ++i) {
+    const float* xi = &x(i, 0);
+    float* yi = &y(i, 0);
+    double sum = 0;
+    for (int64_t j = 0; j < cols; ++j) sum += xi[j];
+    const float mean = static_cast<float>(sum / cols);
+    double sq = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      const float d = xi[j] - mean;
+      sq += static_cast<double>(d) * d;
+    }
+    const float var = static_cast<float>(sq / cols);
+    const float inv = 1.0f / std::sqrt(var + eps);
+    for (int64_t j = 0; j < cols; ++j) yi[j] = (gamma[j] * inv) * (xi[j] - mean) + beta[j];
+  }
+}
+
+}  // namespace
+
+Encoder::Encoder(const Weights& weights) : w_(weights), timing_(weights.max_len, 256) {
+  // AddTimingSignal: a = float32(t) * inv_timescales[i]; signal = [sin(a), cos(a)]. TF.js computes
+  // sin/cos in double (Math.sin) and stores float32.
+  const int half = static_cast<int>(w_.inv_timescales.size());
+  for (int t = 0; t < w_.max_len; ++t) {
+    for (int i = 0; i < half; ++i) {
+      const float a = static_cast<float>(t) * w_.inv_timescales[i];
+      timing_(t, i) = static_cast<float>(std::sin(static_cast<double>(a)));
+      timing_(t, half + i) = static_cast<float>(std::cos(static_cast<double>(a)));
+    }
+  }
+}
+
+void Encoder::Attention(const LayerWeights& layer, const std::vector<int>& offsets,
+                        const std::vector<int>& lengths, Workspace& ws) const {
+  const int d = layer.width;
+  const int hd = layer.head_dim;
+  Matrix& qkv = d == 256 ? ws.qkv0 : ws.qkv1;
+  Matrix& o = d == 256 ? ws.o0 : ws.o1;
+  for (size_t b = 0; b < offsets.size(); ++b) {
+    const int off = offsets[b];
+    const int len = lengths[b];
+    if (len == 0) continue;
+    for (int head = 0; head < w_.num_heads; ++head) {
+      auto q = ws.q.topLeftCorner(len, hd);
+      auto s = ws.s.topLeftCorner(len, len);
+      q = qkv.block(off, head * hd, len, hd) * layer.q_scale;
+      s.noalias() = q * qkv.block(off, d + head * hd, len, hd).transpose();
+      for (int i = 0; i < len; ++i) {  // softmax, max-subtracted
+        auto row = s.row(i).array();
+        row = (row - row.maxCoeff()).exp();
+        row /= row.sum();
+      }
+      o.block(off, head * hd, len, hd).noalias() = s * qkv.block(off, 2 * d + head * hd, len, hd);
+    }
+  }
+}
+
+void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace& ws,
+                      Matrix& out, const std::vector<int64_t>& out_rows) const {
+  const int64_t batch = static_cast<int64_t>(ids.size());
+  std::vector<int> offsets(batch), lengths(batch);
+  int64_t n = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    offsets[b] = static_cast<int>(n);
+    lengths[b] = static_cast<int>(std::min<size_t>(ids[b]->size(), w_.max_len));  // ClipToMaxLength
+    n += lengths[b];
+  }
+  // Eigen takes a GEMV path for a single row, whose summation order differs from its GEMM; with
+  // at least two rows every row's result is identical whatever the row count, so a batch's
+  // neighbours never change a sentence's bits.
+  const int64_t m = std::max<int64_t>(n, 2);
+  const int64_t mb = std::max<int64_t>(batch, 2);
+  ws.Reserve(m, mb, w_.max_len);
+
+  // Embedding + timing signal: x = e + (e + signal), on real tokens.
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int t = 0; t < lengths[b]; ++t) {
+      const float* e = w_.embeddings.row((*ids[b])[t]).data();
+      const float* sig = timing_.row(t).data();
+      float* x = ws.x0.row(offsets[b] + t).data();
+      for (int j = 0; j < 256; ++j) x[j] = e[j] + (e[j] + sig[j]);
+    }
+  }
+
+  // ---- Layer 0 (256 -> 512) ----
+  const LayerWeights& l0 = w_.layers[0];
+  LayerNorm(ws.x0.topRows(m), l0.ln_attn_gamma, l0.ln_attn_beta, w_.ln_eps, ws.h0.topRows(m));
+  ws.qkv0.topRows(m).noalias() = ws.h0.topRows(m) * l0.qkv_w;
+  ws.qkv0.topRows(m).rowwise() += l0.qkv_b;
+  ws.r.topRows(m).noalias() = ws.x0.topRows(m) * w_.res_w;  // AdjustResidualInput on LN's input
+  ws.r.topRows(m).rowwise() += w_.res_b;
+  Attention(l0, offsets, lengths, ws);
+  ws.t.topRows(m).noalias() = ws.o0.topRows(m) * l0.out_w;
+  ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l0.out_b) + ws.r.topRows(m);
+
+  auto ffn = [&](const LayerWeights& l) {  // z = y + relu(LN(y) W1 + b1) W2 + b2
+    LayerNorm(ws.y.topRows(m), l.ln_ffn_gamma, l.ln_ffn_beta, w_.ln_eps, ws.h.topRows(m));
+    ws.f.topRows(m).noalias() = ws.h.topRows(m) * l.ffn1_w;
+    ws.f.topRows(m) = (ws.f.topRows(m).rowwise() + l.ffn1_b).cwiseMax(0.0f);
+    ws.t.topRows(m).noalias() = ws.f.topRows(m) * l.ffn2_w;
+    ws.z.topRows(m) = ws.y.topRows(m) + (ws.t.topRows(m).rowwise() + l.ffn2_b);
+  };
+  ffn(l0);
+
+  // ---- Layer 1 (512) ----
+  const LayerWeights& l1 = w_.layers[1];
+  LayerNorm(ws.z.topRows(m), l1.ln_attn_gamma, l1.ln_attn_beta, w_.ln_eps, ws.h.topRows(m));
+  ws.qkv1.topRows(m).noalias() = ws.h.topRows(m) * l1.qkv_w;
+  ws.qkv1.topRows(m).rowwise() += l1.qkv_b;
+  Attention(l1, offsets, lengths, ws);
+  ws.t.topRows(m).noalias() = ws.o1.topRows(m) * l1.out_w;
+  ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l1.out_b) + ws.z.topRows(m);
+  ffn(l1);
+
+  // ---- Masked mean pooling, tanh dense, L2 normalisation ----
+  for (int64_t b = 0; b < batch; ++b) {
+    auto p = ws.pooled.row(b);
+    p.setZero();
+    for (int t = 0; t < lengths[b]; ++t) p += ws.z.row(offsets[b] + t);
+    p /= static_cast<float>(std::max(lengths[b], 1));
+  }
+  if (batch < mb) ws.pooled.row(batch).setZero();
+  ws.u.topRows(mb).noalias() = ws.pooled.topRows(mb) * w_.tanh_w;
+  for (int64_t b = 0; b < batch; ++b) {
+    float* u = ws.u.row(b).data();
+    const float* bias = w_.tanh_b.data();
+    double ss = 0;
+    for (int j = 0; j < 512; ++j) {
+      u[j] = std::tanh(u[j] + bias[j]);
+      ss += static_cast<double>(u[j]) * u[j];
+    }
+    const float scale = 1.0f / std::sqrt(std::max(static_cast<float>(ss), w_.l2_eps));
+    float* dst = out.row(out_rows[b]).data();
+    for (int j = 0; j < 512; ++j) dst[j] = u[j] * scale;
+  }
+}
+
+}  // namespace revsum::use_lite
