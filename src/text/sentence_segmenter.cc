@@ -53,7 +53,13 @@ bool IsLower(char32_t c) { return u_islower(static_cast<UChar32>(c)); }
 bool HasContent(char32_t c) {
   return U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK);
 }
-bool IsTerminator(char32_t c) { return c == '.' || c == '!' || c == '?'; }
+bool IsTerminator(char32_t c) { return c == '.' || c == '!' || c == '?' || c == 0x3002; }
+
+// Opening brackets and quotes ("《", "“", "(", "「"): they start the next sentence, although UAX #29
+// counts them as "Close" characters that may follow a sentence end.
+bool IsOpening(char32_t c) {
+  return U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_PS_MASK | U_GC_PI_MASK);
+}
 
 // Characters that stay with the sentence before them when they follow its end: emoji (with their
 // modifiers, joiners and variation selectors), other symbols, combining marks.
@@ -132,7 +138,9 @@ class LineSplitter {
         const bool single_dot = r == k + 1 && c == '.';
         const bool dots_only = std::all_of(t_.begin() + k, t_.begin() + r,
                                            [](char32_t d) { return d == '.'; });
-        if (r < end_ && IsLetter(t_[r])) {
+        if (k > begin_ && IsOpening(t_[k - 1])) {
+          // "“...让我回忆": an ellipsis opening a quotation is not a sentence end
+        } else if (r < end_ && IsLetter(t_[r])) {
           // "great.love it", "不错.物流很快", "so good...love it"; not "a.php?id=3"
           if ((!single_dot || DotMayEndSentence(k)) && !IsUrlLike(TokenAround(k))) mark(r);
         } else if (dots_only && r + 1 < end_ && t_[r] == ' ' && IsLower(t_[r + 1])) {
@@ -177,6 +185,15 @@ class LineSplitter {
         (*is_break)[pos - begin_] = 0;
         continue;
       }
+      // A terminator run right after an opening quote ("说:“...让我") starts a quotation.
+      size_t run = pos;
+      while (run > begin_ && (t_[run - 1] == ' ' || IsOpening(t_[run - 1]))) --run;
+      const size_t run_end = run;
+      while (run > begin_ && IsTerminator(t_[run - 1])) --run;
+      if (run < run_end && run > begin_ && IsOpening(t_[run - 1])) {
+        (*is_break)[pos - begin_] = 0;
+        continue;
+      }
       size_t p = pos;
       while (p > begin_ && t_[p - 1] == ' ') --p;
       if (p > begin_ && t_[p - 1] == '.' && (p < 2 || t_[p - 2] != '.')) {
@@ -195,6 +212,13 @@ class LineSplitter {
     for (size_t pos = begin_ + 1; pos < end_; ++pos) {
       if (!is_break[pos - begin_]) continue;
       size_t p = pos;
+      // "读。《少有人走的路》": opening brackets before the break belong to the next sentence.
+      while (p > breaks.back() + 1 && (t_[p - 1] == ' ' || IsOpening(t_[p - 1]))) --p;
+      if (p < pos && t_[p] != ' ') {
+        if (p > breaks.back()) breaks.push_back(p);
+        continue;
+      }
+      p = pos;
       bool attached = false;
       while (p < end_ && (t_[p] == ' ' || IsAttachable(t_[p]))) {
         attached = attached || t_[p] != ' ';

@@ -144,6 +144,16 @@ TEST(SentenceSegmenter, ChineseEllipsisAndExclamationRunsStayAttached) {
               ElementsAre("等了一个星期......", "终于到了!!!", "很满意"));
 }
 
+TEST(SentenceSegmenter, OpeningBracketsStartTheNextSentence) {
+  EXPECT_THAT(Split("买了几本书来读。《少有人走的路》这本书很好。"),
+              ElementsAre("买了几本书来读。", "《少有人走的路》这本书很好。"));
+}
+
+TEST(SentenceSegmenter, EllipsisOpeningAQuotationDoesNotEndTheSentence) {
+  EXPECT_THAT(Split("书里写道：“……让我回忆最多的，是失败。”强烈推荐！"),
+              ElementsAre("书里写道:“......让我回忆最多的,是失败。”", "强烈推荐!"));
+}
+
 TEST(SentenceSegmenter, SplitsMixedChineseAndEnglish) {
   EXPECT_THAT(Split("iPad的屏幕很好。Battery life is great! 就是价格有点贵."),
               ElementsAre("iPad的屏幕很好。", "Battery life is great!", "就是价格有点贵."));
