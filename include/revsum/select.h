@@ -56,13 +56,14 @@ size_t CountWhitespaceTokens(std::string_view text);
 
 struct SelectorOptions {
   // MMR trade-off: 1 ignores redundancy beyond the duplicate filter, 0 only avoids redundancy.
-  float lambda = 0.7f;
+  // 0.5 measured best with the default scorer (README "Quality").
+  float lambda = 0.5f;
 
   // Candidates whose cosine to an already selected sentence exceeds this are skipped.
   float duplicate_threshold = 0.8f;
 
-  // alpha in gain / cost^alpha: 0 ranks by weight alone, 1 by weight per word.
-  float cost_exponent = 0.5f;
+  // alpha in gain / cost^alpha: 0 ranks by weight alone, 1 by weight per word (measured best).
+  float cost_exponent = 1.0f;
 
   // Sentences with fewer words than this are fragments, never selected.
   size_t min_words = 4;
