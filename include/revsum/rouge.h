@@ -12,7 +12,10 @@
 //   Tokens    per unit: ASCII A-Z lowercased, '-' isolated, every byte other than [A-Za-z0-9-]
 //             replaced by a space (so non-ASCII letters are dropped byte by byte), split on spaces;
 //             tokens not starting with [a-z0-9] (i.e. "-") are dropped; tokens longer than 3
-//             characters are Porter-stemmed (-m; PorterStem below). No stop words are removed.
+//             characters are stemmed (-m): an irregular form maps to its base ("feet" -> "foot",
+//             as the script's WordNet exception list does; we ship our own list of common
+//             irregular forms, src/eval/irregular_forms.cc), any other token is Porter-stemmed
+//             (PorterStem below). No stop words are removed.
 //   ROUGE-N   n-grams of the whole token stream (they cross unit boundaries). Per reference:
 //             hit = sum over n-grams of min(count in peer, count in reference).
 //   ROUGE-L   summary-level "union LCS": for every reference unit, the union of the positions of
@@ -22,7 +25,7 @@
 //             P = Σhit / (|refs|·|peer|); both rounded to 5 decimals as the script prints them.
 //   -p 0.5    F = P·R / ((1-α)·P + α·R) with α = 0.5, from the rounded R and P, rounded again.
 //
-// Averages over entities (-t 0) are plain means of the per-entity R, P and F; see eval.h.
+// Averages over entities (-t 0, bootstrap resampling -r 1000) are in eval.h (DatasetScores).
 //
 // Thread-safety: every function here is pure and thread-safe.
 #pragma once
@@ -71,7 +74,7 @@ std::string CutToWords(std::string_view text, size_t max_words);
 // Nothing else is split: "e.g. this" becomes two units, "3.5mm" and "great.love it" stay one.
 std::vector<std::string> SplitSentenceUnits(std::string_view text);
 
-// ROUGE-1.5.5's tokens of one sentence unit (see "Tokens" above).
+// ROUGE-1.5.5's tokens of one sentence unit (see "Tokens" above); `stem` is -m.
 std::vector<std::string> RougeTokens(std::string_view unit, bool stem = true);
 
 // The Porter (1980) stemmer as ported to perl and shipped inside ROUGE-1.5.5, including that

@@ -184,3 +184,31 @@ TEST(LeadSummary, TakesTheFirstSentenceOfEachReviewThenTheSecond) {
 
 }  // namespace
 }  // namespace revsum
+
+namespace revsum {
+namespace {
+
+TEST(RougeBootstrapAverage, EqualScoresAverageToThatScore) {
+  double low = 0, high = 0;
+  EXPECT_DOUBLE_EQ(RougeBootstrapAverage({0.25, 0.25, 0.25}, 1000, 95, &low, &high), 0.25);
+  EXPECT_DOUBLE_EQ(low, 0.25);
+  EXPECT_DOUBLE_EQ(high, 0.25);
+}
+
+// perl's srand(0) then rand(): x = 0x330E, x' = 0x5DEECE66D x + 0xB mod 2^48, rand = x' / 2^48:
+// 0.170828, 0.749902, 0.096372. So one resample of 3 entities draws rand(3) -> 0, 2, 0, and of
+// scores {0.1, 0.2, 0.4} averages (0.1 + 0.4 + 0.1) / 3 = 0.2 (not the plain mean 0.23333).
+TEST(RougeBootstrapAverage, FollowsPerlsSeededRand) {
+  EXPECT_DOUBLE_EQ(RougeBootstrapAverage({0.1, 0.2, 0.4}, 1), 0.2);
+  EXPECT_DOUBLE_EQ(RougeBootstrapAverage({0.7}, 1), 0.7);
+  const double avg = RougeBootstrapAverage({0.0, 1.0});
+  EXPECT_GT(avg, 0.45);
+  EXPECT_LT(avg, 0.55);
+}
+
+TEST(RougeBootstrapAverage, IsZeroWithoutScores) {
+  EXPECT_EQ(RougeBootstrapAverage({}), 0.0);
+}
+
+}  // namespace
+}  // namespace revsum
