@@ -1,0 +1,91 @@
+// revsum tokens: counts LLM tokens (tiktoken o200k_base / cl100k_base) of one text per input line.
+//
+//   revsum tokens [--tokenizer o200k_base|cl100k_base] [--ids] [--json] < texts
+//
+// Input: one text per line on stdin; a trailing '\r' (CRLF files) is not part of the text. With
+// --json each line is a JSON string literal instead, so texts may hold newlines.
+// Output: one line per input line: the token count, and with --ids a tab and the ids as a JSON
+// array ("12\t[1,2,3]"). Special-token texts such as "<|endoftext|>" count as ordinary text.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "command.h"
+#include "revsum/tokens.h"
+
+namespace revsum::cli {
+namespace {
+
+struct TokensOptions {
+  std::string tokenizer = "o200k_base";  // the tiktoken encoding
+  bool ids = false;                      // also print the token ids
+  bool json = false;                     // input lines are JSON string literals
+};
+
+int RunTokens(const TokensOptions& options) {
+  Encoding encoding;
+  if (!ParseEncoding(options.tokenizer, &encoding)) {
+    std::cerr << "revsum tokens: unknown tokenizer '" << options.tokenizer
+              << "' (expected o200k_base or cl100k_base)\n";
+    return kExitFailure;
+  }
+  std::string error;
+  std::unique_ptr<TokenCounter> counter = TokenCounter::Load(encoding, &error);
+  if (!counter) {
+    std::cerr << "revsum tokens: " << error << "\n";
+    return kExitFailure;
+  }
+  std::string line, text, out;
+  std::vector<uint32_t> ids;
+  uint64_t line_no = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (options.json) {
+      if (!DecodeJsonString(line, &text, &error)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        std::fflush(stdout);
+        std::cerr << "revsum tokens: <stdin>:" << line_no << ": " << error << "\n";
+        return kExitFailure;
+      }
+    } else {
+      text.swap(line);
+    }
+    ids.clear();
+    counter->Encode(text, &ids);
+    out += std::to_string(ids.size());
+    if (options.ids) {
+      out += "\t[";
+      for (size_t i = 0; i < ids.size(); ++i) {
+        if (i > 0) out += ',';
+        out += std::to_string(ids[i]);
+      }
+      out += ']';
+    }
+    out += '\n';
+    if (out.size() > (1 << 16)) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+}
+
+Runner SetupTokens(CLI::App& sub) {
+  auto options = std::make_shared<TokensOptions>();
+  sub.add_option("--tokenizer", options->tokenizer, "tiktoken encoding")
+      ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
+      ->capture_default_str();
+  sub.add_flag("--ids", options->ids, "also print the token ids as a JSON array after a tab");
+  sub.add_flag("--json", options->json,
+               "each input line is a JSON string literal (texts may hold newlines)");
+  return [options] { return RunTokens(*options); };
+}
+
+}  // namespace
+
+REVSUM_COMMAND("tokens", "count LLM tokens (tiktoken o200k_base/cl100k_base) per input line",
+               SetupTokens);
+
+}  // namespace revsum::cli
