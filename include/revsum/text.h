@@ -70,8 +70,10 @@ struct SegmentOptions {
   size_t min_chars = 1;
 
   // Sentences longer than this (cleaned code points) are split: at the last ',', ';', ':', '、' in
-  // the second half of the window, else at the last space there, else hard at max_chars.
-  // REQUIRES: max_chars >= 2.
+  // the second half of the window, else at the last space there, else hard at max_chars. A cut
+  // never separates code points that came from one original character (an entity, or an NFKC
+  // expansion such as "…" -> "..."), so a piece exceeds max_chars only if one original character
+  // alone expands beyond it (U+FDFA becomes 18 code points). Values below 2 are read as 2.
   size_t max_chars = 2000;
 
   // Newlines (and <br>, <p>, ... tags) end sentences. When false they are read as spaces.
@@ -90,7 +92,10 @@ struct SegmentOptions {
 //   - an ASCII '.' between CJK characters ends a sentence ("东西不错.物流很快");
 //   - runs of '~' (and full-width '～') end a sentence unless between digits ("3~5天");
 //   - ';' (and '；') ends a sentence when next to CJK text;
-//   - emoji and other symbols after a sentence end stay with that sentence;
+//   - emoji and other symbols after a sentence end stay with that sentence; opening brackets and
+//     quotes before a break go with the next one ("读。《少有人走的路》这本书");
+//   - a terminator run right after an opening quote ("“...让我") does not end a sentence;
+//   - no break inside a URL or e-mail address ("https://x.org/a?b=c");
 //   - segments without any letter, digit or ideograph are merged into the preceding sentence of
 //     the same line, or dropped when there is none.
 // Sentence::text is the cleaned text of the span; Sentence::begin/end are code point offsets into

@@ -21,7 +21,8 @@ namespace {
 // Titles and abbreviations after which a '.' does not end a sentence.
 constexpr std::u32string_view kAbbreviations[] = {
     U"mr", U"mrs", U"ms", U"dr", U"prof", U"sr", U"jr", U"st", U"mt", U"vs", U"etc", U"approx",
-    U"fig", U"inc", U"ltd", U"co", U"dept", U"est", U"min", U"max", U"incl", U"eg", U"ie"};
+    U"fig", U"inc", U"ltd", U"co", U"dept", U"est", U"min", U"max", U"incl", U"eg", U"ie",
+    U"lb", U"lbs", U"oz", U"ft", U"pcs", U"hrs", U"yrs", U"qty"};
 
 // Top-level domains and file suffixes: "amazon.com" is not "amazon. com".
 constexpr std::u32string_view kDomainSuffixes[] = {
@@ -240,9 +241,17 @@ struct Span {
   size_t begin, end;  // cleaned positions, [begin, end)
 };
 
+// True when a break before cleaned position `pos` would cut through the output of one original
+// character (an entity, or an NFKC expansion such as "…" -> "..."), whose offsets cannot be split.
+bool InsideOneOriginal(const std::vector<int32_t>& begin, size_t pos) {
+  return pos > 0 && pos < begin.size() && begin[pos] == begin[pos - 1];
+}
+
 // Splits [a, b) (trimmed) into pieces of at most max_chars code points, preferring clause
-// punctuation, then spaces, in the second half of each window.
-void SplitLong(std::u32string_view t, Span s, size_t max_chars, std::vector<Span>* out) {
+// punctuation, then spaces, in the second half of each window. A piece is longer than max_chars
+// only when one original character expands beyond it under NFKC (e.g. U+FDFA, 18 code points).
+void SplitLong(std::u32string_view t, const std::vector<int32_t>& begin, Span s,
+               size_t max_chars, std::vector<Span>* out) {
   size_t a = s.begin;
   while (s.end - a > max_chars) {
     const size_t lo = a + max_chars / 2, hi = a + max_chars;
@@ -257,6 +266,12 @@ void SplitLong(std::u32string_view t, Span s, size_t max_chars, std::vector<Span
     if (!cut) {
       cut = hi;
       while (cut > a + 1 && IsExtend(t[cut])) --cut;
+    }
+    const size_t wanted = cut;
+    while (cut > a + 1 && InsideOneOriginal(begin, cut)) --cut;
+    if (InsideOneOriginal(begin, cut)) {
+      cut = wanted;
+      while (cut < s.end && InsideOneOriginal(begin, cut)) ++cut;
     }
     size_t stop = cut;
     while (stop > a && t[stop - 1] == ' ') --stop;
@@ -317,7 +332,11 @@ std::vector<Sentence> SentenceSegmenter::Split(const MappedText& cleaned) {
     LineSplitter splitter(t, line_begin, line_end);
     splitter.RemoveFalseBreaks(&is_break);
     splitter.AddRepairs(&is_break);
-    const std::vector<size_t> breaks = splitter.AttachSymbols(is_break);
+    std::vector<size_t> breaks = splitter.AttachSymbols(is_break);
+    for (size_t i = 0; i < breaks.size(); ++i) {
+      while (breaks[i] < line_end && InsideOneOriginal(cleaned.begin, breaks[i])) ++breaks[i];
+      if (i > 0) breaks[i] = std::max(breaks[i], breaks[i - 1]);  // keep them sorted
+    }
 
     const size_t first_of_line = segments.size();
     for (size_t b = 0; b + 1 < breaks.size(); ++b) {
@@ -336,7 +355,7 @@ std::vector<Sentence> SentenceSegmenter::Split(const MappedText& cleaned) {
 
   // 2. Length limits, then Sentence values with original offsets.
   std::vector<Span> pieces;
-  for (const Span& s : segments) SplitLong(t, s, options_.max_chars, &pieces);
+  for (const Span& s : segments) SplitLong(t, cleaned.begin, s, options_.max_chars, &pieces);
 
   std::vector<Sentence> sentences;
   sentences.reserve(pieces.size());
