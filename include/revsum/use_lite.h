@@ -50,7 +50,8 @@ struct UseLiteOptions {
   size_t cache_entries = 100000;
 
   // Upper bound on the tokens of one batch. Sentences are sorted by token count and grouped into
-  // batches of similar length; the dense layers of a batch run as one matrix product.
+  // batches of similar length; the dense layers of a batch run as one matrix product. A call with
+  // fewer tokens than threads * batch_tokens is split evenly so that every thread gets a batch.
   int batch_tokens = 512;
 
   // Upper bound on the sentences of one batch (0: no bound besides batch_tokens).

@@ -157,7 +157,12 @@ struct UseLiteEmbedder::Impl {
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return clipped(a) < clipped(b); });
     std::vector<std::pair<size_t, size_t>> batches;  // [begin, end) into order
-    const size_t max_tokens = static_cast<size_t>(std::max(options.batch_tokens, 1));
+    // Enough batches to keep every thread busy, none above batch_tokens.
+    size_t total_tokens = 0;
+    for (size_t i = 0; i < ids.size(); ++i) total_tokens += clipped(i);
+    const size_t per_thread = (total_tokens + threads - 1) / threads;
+    const size_t max_tokens =
+        std::max<size_t>(std::min<size_t>(std::max(options.batch_tokens, 1), per_thread), 1);
     const size_t max_sentences =
         options.batch_sentences > 0 ? static_cast<size_t>(options.batch_sentences) : SIZE_MAX;
     for (size_t begin = 0; begin < order.size();) {

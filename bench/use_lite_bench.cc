@@ -1,0 +1,109 @@
+// Throughput of the USE-lite encoder on ordinary review sentences (bench/data/use_lite_sentences.txt,
+// 200 sentences written for revsum), at batch 1 and batch 32, cache disabled so that every sentence
+// runs the whole tokenizer + forward pass. Counters:
+//   sentences/s  - Embed() throughput, tokenization included
+//   FLOP/s       - useful model arithmetic (2 x multiply-adds of the dense layers, attention and
+//                  output layer, counted from the real token counts), for comparing with peak
+// bench/use_lite_vs_numpy.sh runs this and the numpy reference on the same sentences.
+//
+//   build/use_lite_bench [--benchmark_filter=...] [REVSUM_USE_LITE_THREADS=n in the environment]
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "revsum/use_lite.h"
+
+namespace {
+
+std::vector<std::string> Sentences() {
+  const std::string path = std::string(REVSUM_SOURCE_DIR) + "/bench/data/use_lite_sentences.txt";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+revsum::UseLiteEmbedder& Model(int threads, size_t cache_entries) {
+  static std::unique_ptr<revsum::UseLiteEmbedder> models[64][2];
+  auto& slot = models[threads][cache_entries > 0];
+  if (!slot) {
+    revsum::UseLiteOptions options;
+    options.threads = threads;
+    options.cache_entries = cache_entries;
+    slot = revsum::UseLiteEmbedder::Load(options);
+  }
+  return *slot;
+}
+
+int ThreadsFromEnv() {
+  const char* env = std::getenv("REVSUM_USE_LITE_THREADS");
+  return env && *env ? std::atoi(env) : 0;
+}
+
+// Multiply-adds of one sentence of n tokens (clipped to 128), SPEC.md §3.
+double SentenceMacs(size_t tokens) {
+  const double n = static_cast<double>(std::min<size_t>(tokens, revsum::kUseLiteMaxTokens));
+  const double per_token = 256.0 * 768 + 256.0 * 512 + 256.0 * 512  // L0 qkv, residual, out
+                           + 512.0 * 1536 + 512.0 * 512              // L1 qkv, out
+                           + 2 * (2 * 512.0 * 1536);                 // two FFNs
+  const double attention = 2 * n * n * 256 + 2 * n * n * 512;        // QK^T and PV, both layers
+  return n * per_token + attention + 512.0 * 512;                    // + tanh layer
+}
+
+void EmbedBatches(benchmark::State& state, int batch, size_t cache_entries) {
+  const int threads = ThreadsFromEnv();
+  revsum::UseLiteEmbedder& model = Model(threads, cache_entries);
+  const std::vector<std::string> sentences = Sentences();
+  std::vector<std::vector<std::string>> batches;
+  std::vector<double> batch_macs;
+  std::vector<double> batch_tokens;
+  for (size_t i = 0; i + batch <= sentences.size(); i += batch) {
+    batches.emplace_back(sentences.begin() + i, sentences.begin() + i + batch);
+    double macs = 0, tokens = 0;
+    for (const auto& ids : model.Tokenize(batches.back())) {
+      macs += SentenceMacs(ids.size());
+      tokens += static_cast<double>(ids.size());
+    }
+    batch_macs.push_back(macs);
+    batch_tokens.push_back(tokens);
+  }
+  size_t k = 0;
+  double sentences_done = 0, macs = 0, tokens = 0;
+  for (auto _ : state) {
+    revsum::Matrix e = model.Embed(batches[k]);
+    benchmark::DoNotOptimize(e.data());
+    sentences_done += batch;
+    macs += batch_macs[k];
+    tokens += batch_tokens[k];
+    k = (k + 1) % batches.size();
+  }
+  state.counters["sentences/s"] = benchmark::Counter(sentences_done, benchmark::Counter::kIsRate);
+  if (cache_entries == 0) {  // with the cache on, most sentences do no arithmetic at all
+    state.counters["FLOP/s"] = benchmark::Counter(2 * macs, benchmark::Counter::kIsRate);
+  }
+  state.counters["tokens/sentence"] = tokens / sentences_done;
+  state.counters["threads"] = model.threads();
+}
+
+void BM_UseLiteBatch1(benchmark::State& state) { EmbedBatches(state, 1, 0); }
+void BM_UseLiteBatch32(benchmark::State& state) { EmbedBatches(state, 32, 0); }
+// The same 32-sentence batches with the cache on: every call after the first round is served from
+// the cache (what repeated review sentences such as "Great product!" cost).
+void BM_UseLiteBatch32Cached(benchmark::State& state) { EmbedBatches(state, 32, 100000); }
+
+BENCHMARK(BM_UseLiteBatch1)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(3.0);
+BENCHMARK(BM_UseLiteBatch32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
+BENCHMARK(BM_UseLiteBatch32Cached)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();
