@@ -1,8 +1,9 @@
 // LexicalEmbedder: a model-free sentence embedder for any language.
 //
 // Features of a sentence (all lowercased, Unicode-aware):
-//   - word tokens from ICU's word break iterator (rule status: letters, numbers, kana, ideographs;
-//     punctuation and spaces are dropped), with a light English plural strip for ASCII words
+//   - word tokens of WordSegmenter::Words (text.h: ICU word breaks after NFKC_Casefold; letters,
+//     numbers, kana, ideographs — punctuation, spaces and emoji are dropped), with a light English
+//     plural strip for ASCII words
 //     ("batteries" -> "battery", "shoes" -> "shoe", never "glass" -> "glas");
 //   - character bigrams inside runs of CJK characters (Han, Hiragana, Katakana, Hangul), and the
 //     character itself for a one-character run, so Chinese text without spaces still matches
@@ -21,12 +22,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "revsum/embed.h"
+#include "revsum/text.h"
 
 namespace revsum {
 
@@ -57,7 +60,7 @@ class LexicalEmbedder : public Embedder {
   std::string model_hash() const override;
 
   // Embeds one scope; fits the IDF on `sentences` unless FitIdf fixed a corpus IDF.
-  // Not thread-safe (embeds are independent, but share this object's options and IDF table).
+  // Not thread-safe (the word segmenter holds ICU state): one LexicalEmbedder per thread.
   Matrix Embed(const std::vector<std::string>& sentences) override;
 
   // Fixes the IDF to document frequencies over `corpus` (one string per document or sentence).
@@ -68,12 +71,14 @@ class LexicalEmbedder : public Embedder {
 
   // The features of one sentence as strings ("w:battery", "c:电池"), in order of occurrence with
   // repetitions; exposed so tests and users can see what the embedder looks at.
+  // Not thread-safe, like Embed.
   std::vector<std::string> Features(std::string_view sentence) const;
 
   const LexicalOptions& options() const { return options_; }
 
  private:
   LexicalOptions options_;
+  std::unique_ptr<WordSegmenter> words_;  // ICU state; used by the const Features
   std::unordered_map<std::string, uint32_t> corpus_df_;
   uint64_t corpus_docs_ = 0;  // 0: IDF fitted per batch
 };

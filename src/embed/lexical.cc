@@ -4,10 +4,6 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include <unicode/brkiter.h>
-#include <unicode/locid.h>
-#include <unicode/uchar.h>
-#include <unicode/uscript.h>
 #include <unicode/unistr.h>
 
 #include "revsum/lexical.h"
@@ -28,13 +24,6 @@ uint64_t Fnv1a(std::string_view bytes, uint64_t seed) {
   h *= 0x94d049bb133111ebULL;
   h ^= h >> 31;
   return h;
-}
-
-bool IsCjk(UChar32 c) {
-  UErrorCode status = U_ZERO_ERROR;
-  const UScriptCode script = uscript_getScript(c, &status);
-  return U_SUCCESS(status) && (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA ||
-                               script == USCRIPT_KATAKANA || script == USCRIPT_HANGUL);
 }
 
 bool IsAsciiAlpha(const std::string& s) {
@@ -66,7 +55,8 @@ std::string ToUtf8(const icu::UnicodeString& s) {
 
 }  // namespace
 
-LexicalEmbedder::LexicalEmbedder(LexicalOptions options) : options_(options) {
+LexicalEmbedder::LexicalEmbedder(LexicalOptions options)
+    : options_(options), words_(std::make_unique<WordSegmenter>()) {
   if (options_.dim <= 0) throw std::invalid_argument("LexicalEmbedder: dim must be > 0");
 }
 
@@ -80,26 +70,11 @@ std::string LexicalEmbedder::model_hash() const {
 
 std::vector<std::string> LexicalEmbedder::Features(std::string_view sentence) const {
   std::vector<std::string> features;
-  const icu::UnicodeString text =
-      icu::UnicodeString::fromUTF8(icu::StringPiece(sentence.data(), static_cast<int32_t>(sentence.size())));
-  UErrorCode status = U_ZERO_ERROR;
-  std::unique_ptr<icu::BreakIterator> words(
-      icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
-  if (U_FAILURE(status)) {
-    throw std::runtime_error(std::string("LexicalEmbedder: ICU word break iterator: ") +
-                             u_errorName(status));
+  for (std::string& w : words_->Words(sentence)) {
+    features.push_back("w:" + (options_.light_stem ? LightStem(std::move(w)) : std::move(w)));
   }
-  words->setText(text);
-  int32_t start = words->first();
-  for (int32_t end = words->next(); end != icu::BreakIterator::DONE;
-       start = end, end = words->next()) {
-    if (words->getRuleStatus() == UBRK_WORD_NONE) continue;  // spaces, punctuation, emoji
-    icu::UnicodeString word = text.tempSubStringBetween(start, end);
-    word.toLower(icu::Locale::getRoot());
-    std::string w = ToUtf8(word);
-    if (options_.light_stem) w = LightStem(std::move(w));
-    features.push_back("w:" + w);
-  }
+  const icu::UnicodeString text = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(sentence.data(), static_cast<int32_t>(sentence.size())));
   if (options_.cjk_bigrams) {
     // Runs of CJK code points over the whole sentence (independent of the word segmentation).
     std::vector<UChar32> run;
@@ -116,7 +91,7 @@ std::vector<std::string> LexicalEmbedder::Features(std::string_view sentence) co
     };
     for (int32_t i = 0; i < text.length();) {
       const UChar32 c = text.char32At(i);
-      if (IsCjk(c)) {
+      if (IsCjk(static_cast<char32_t>(c))) {
         run.push_back(c);
       } else {
         flush();
