@@ -1,6 +1,8 @@
 // Streaming readers for review dumps: JSON Lines, CSV/TSV (RFC 4180) and plain text, each
-// optionally gzip-compressed. A reader is pull-based: Next() yields one Record at a time, and memory
-// stays bounded by ReadOptions::max_record_bytes plus one read chunk, whatever the dump's size.
+// optionally gzip-compressed. A reader is pull-based: Next() yields one Record at a time, and
+// memory stays bounded, whatever the dump's size, by one read chunk plus at most about twice
+// ReadOptions::max_record_bytes (a few MB for ordinary dumps; ~36 MB peak RSS measured while
+// rejecting a 50 MB line with the 16 MiB default).
 //
 //   revsum::ReadOptions options;
 //   options.fields.product = "cat";
@@ -69,7 +71,8 @@ Format FormatFromPath(std::string_view path);
 //   text:    reviewText, text, review, content, comment, body
 //   product: parent_asin, asin, product, product_id, cat, category
 //   id:      review_id, reviewId, id; if none, "<user_id>:<timestamp>" (Amazon 2023) or
-//            "<reviewerID>:<unixReviewTime>" (Amazon 2018) from the raw values, when both are present
+//            "<reviewerID>:<unixReviewTime>" (Amazon 2018) from the raw values, when both are
+//            present
 //   rating:  rating, overall, stars, score, label
 //   title:   title, summary
 //   time:    timestamp, unixReviewTime, unix_time
@@ -104,7 +107,7 @@ struct ReadOptions {
   // At most this many bytes of a bad record are kept in Reject::raw.
   size_t max_raw_bytes = 64 << 10;
 
-  // Bytes read from the file per read() call (uncompressed bytes per step for gzip).
+  // Bytes read from the file per read() call (uncompressed bytes per step for gzip); at least 4096.
   size_t chunk_bytes = 1 << 20;
 };
 

@@ -1,6 +1,6 @@
-// CSV and TSV per RFC 4180: fields separated by ',' (or '\t'), optionally enclosed in double quotes;
-// a quoted field may hold separators, line breaks and doubled quotes (""). The first record is the
-// header; columns are mapped to Review fields by header name.
+// CSV and TSV per RFC 4180: fields separated by ',' (or '\t'), optionally enclosed in double
+// quotes; a quoted field may hold separators, line breaks and doubled quotes (""). The first record
+// is the header; columns are mapped to Review fields by header name.
 //
 // Leniency, as in Python's csv module: a quote inside an unquoted field is kept as a character, and
 // characters after a closing quote are appended to the field. Strict failures are a wrong number of
@@ -40,8 +40,8 @@ int FindColumn(const std::vector<std::string>& header, std::string_view name) {
 
 class DelimitedReader : public LineBasedReader {
  public:
-  DelimitedReader(std::string source, std::unique_ptr<LineReader> lines,
-                  const ReadOptions& options, char separator)
+  DelimitedReader(std::string source, std::unique_ptr<LineReader> lines, const ReadOptions& options,
+                  char separator)
       : LineBasedReader(std::move(source), std::move(lines), options), separator_(separator) {}
 
   Format format() const override { return separator_ == '\t' ? Format::kTsv : Format::kCsv; }
@@ -213,8 +213,8 @@ class DelimitedReader : public LineBasedReader {
       }
       return true;
     };
-    if (!column(f.text, {"review", "text", "reviewText", "content", "comment", "body"},
-                &text_col_, "text") ||
+    if (!column(f.text, {"review", "text", "reviewText", "content", "comment", "body"}, &text_col_,
+                "text") ||
         !column(f.product, {"product", "parent_asin", "asin", "product_id", "cat", "category"},
                 &product_col_, "product") ||
         !column(f.id, {"review_id", "reviewId", "id"}, &id_col_, "id") ||
@@ -295,8 +295,7 @@ class DelimitedReader : public LineBasedReader {
 std::unique_ptr<ReviewReader> NewDelimitedReader(std::string source,
                                                  std::unique_ptr<LineReader> lines,
                                                  const ReadOptions& options, char separator) {
-  return std::make_unique<DelimitedReader>(std::move(source), std::move(lines), options,
-                                           separator);
+  return std::make_unique<DelimitedReader>(std::move(source), std::move(lines), options, separator);
 }
 
 }  // namespace revsum::read_internal

@@ -18,15 +18,13 @@ using simdjson::dom::element_type;
 using simdjson::dom::object;
 
 constexpr std::string_view kTextKeys[] = {"reviewText", "text",    "review",
-                                                               "content",    "comment", "body"};
-constexpr std::string_view kProductKeys[] = {
-    "parent_asin", "asin", "product", "product_id", "cat", "category"};
+                                          "content",    "comment", "body"};
+constexpr std::string_view kProductKeys[] = {"parent_asin", "asin", "product",
+                                             "product_id",  "cat",  "category"};
 constexpr std::string_view kIdKeys[] = {"review_id", "reviewId", "id"};
-constexpr std::string_view kRatingKeys[] = {"rating", "overall", "stars",
-                                                                 "score", "label"};
+constexpr std::string_view kRatingKeys[] = {"rating", "overall", "stars", "score", "label"};
 constexpr std::string_view kTitleKeys[] = {"title", "summary"};
-constexpr std::string_view kTimeKeys[] = {"timestamp", "unixReviewTime",
-                                                               "unix_time"};
+constexpr std::string_view kTimeKeys[] = {"timestamp", "unixReviewTime", "unix_time"};
 
 std::string_view TypeName(element_type type) {
   switch (type) {
@@ -163,10 +161,10 @@ class JsonlReader : public LineBasedReader {
     }
     object obj;
     if (doc.get(obj) != simdjson::SUCCESS) {
-      return MakeReject(out, line.number,
-                        "JSON value is not an object (it is " + std::string(TypeName(doc.type())) +
-                            ")",
-                        line.bytes);
+      return MakeReject(
+          out, line.number,
+          "JSON value is not an object (it is " + std::string(TypeName(doc.type())) + ")",
+          line.bytes);
     }
     return FromObject(obj, line, out);
   }
@@ -190,8 +188,8 @@ class JsonlReader : public LineBasedReader {
                         line.bytes);
     }
     if (IsBlank(body)) {
-      return MakeReject(out, line.number,
-                        "empty text field \"" + std::string(text->key) + "\"", line.bytes);
+      return MakeReject(out, line.number, "empty text field \"" + std::string(text->key) + "\"",
+                        line.bytes);
     }
     review.text = std::string(body);
 
@@ -224,9 +222,9 @@ class JsonlReader : public LineBasedReader {
       review.external_id = ScalarText(id->value).value_or("");
     } else if (f.id.empty()) {
       // No review id: Amazon's dumps identify a review by its author and time.
-      for (auto [user_key, time_key] : {std::pair<std::string_view, std::string_view>{
-                                            "user_id", "timestamp"},
-                                        {"reviewerID", "unixReviewTime"}}) {
+      for (auto [user_key, time_key] :
+           {std::pair<std::string_view, std::string_view>{"user_id", "timestamp"},
+            {"reviewerID", "unixReviewTime"}}) {
         element user, when;
         if (obj.at_key(user_key).get(user) != simdjson::SUCCESS ||
             obj.at_key(time_key).get(when) != simdjson::SUCCESS) {

@@ -1,6 +1,6 @@
 // Byte-level input shared by the format readers: opens a file or standard input, inflates gzip
-// (recognised by its magic bytes, concatenated members included), reads fixed-size chunks and splits
-// them into lines. The format readers never touch file descriptors or zlib.
+// (recognised by its magic bytes, concatenated members included), reads fixed-size chunks and
+// splits them into lines. The format readers never touch file descriptors or zlib.
 #pragma once
 
 #include <cstddef>
@@ -35,8 +35,8 @@ class LineReader {
   enum class Status {
     kLine,   // *line is set
     kEnd,    // the input ended cleanly (or after an error was reported)
-    kError,  // an I/O or gzip error: error() says what; *line holds the line reached and the partial
-             // bytes read for it. The next call returns kEnd.
+    kError,  // an I/O or gzip error: error() says what; *line holds the line reached and the
+             // partial bytes read for it. The next call returns kEnd.
   };
 
   // Opens `path` ("-" = standard input). Returns null and sets *error when it cannot be opened.

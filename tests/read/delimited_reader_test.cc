@@ -10,15 +10,16 @@ namespace revsum {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::ReadAll;
+using ::testing::StartsWith;
 using testing::TempDir;
 
 TEST(DelimitedReader, MapsColumnsByHeaderName) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.csv",
-                                  "id,stars,product,title,review,timestamp\n"
-                                  "r1,4,lamp-01,Bright enough,Lights the whole desk.,1700000000\n"));
+  auto result =
+      ReadAll(dir.Write("r.csv",
+                        "id,stars,product,title,review,timestamp\n"
+                        "r1,4,lamp-01,Bright enough,Lights the whole desk.,1700000000\n"));
   ASSERT_EQ(result.rejects.size(), 0u);
   ASSERT_EQ(result.reviews.size(), 1u);
   const Review& r = result.reviews[0];
@@ -99,8 +100,7 @@ TEST(DelimitedReader, RowWithTheWrongNumberOfFieldsIsRejected) {
 
 TEST(DelimitedReader, UnterminatedQuoteAtEndOfFileIsRejectedAtTheRecordStart) {
   TempDir dir;
-  auto result =
-      ReadAll(dir.Write("r.csv", "review,rating\nfine,5\n\"never closed,4\nmore text\n"));
+  auto result = ReadAll(dir.Write("r.csv", "review,rating\nfine,5\n\"never closed,4\nmore text\n"));
   ASSERT_EQ(result.reviews.size(), 1u);
   ASSERT_EQ(result.rejects.size(), 1u);
   EXPECT_EQ(result.rejects[0].reason, "unterminated quoted field at end of file");
@@ -178,7 +178,8 @@ TEST(DelimitedReader, RecordLongerThanTheLimitIsRejectedAndReadingResumesAtTheNe
 
 TEST(DelimitedReader, TsvUsesTabsWithTheSameQuoting) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.tsv", "product\trating\ttext\nmug-2\t5\t\"Holds heat,\tkeeps\"\"hot\"\"\"\n"));
+  auto result = ReadAll(
+      dir.Write("r.tsv", "product\trating\ttext\nmug-2\t5\t\"Holds heat,\tkeeps\"\"hot\"\"\"\n"));
   ASSERT_EQ(result.rejects.size(), 0u);
   ASSERT_EQ(result.reviews.size(), 1u);
   EXPECT_EQ(result.reviews[0].text, "Holds heat,\tkeeps\"hot\"");
@@ -191,7 +192,8 @@ TEST(DelimitedReader, ReadsTheWholeChineseShoppingDump) {
   ReadOptions options;
   options.fields.product = "cat";
   auto result = ReadAll(path.string(), options);
-  // 62,774 data rows (python3's csv module agrees); one row (line 36427, 热水器) has an empty review.
+  // 62,774 data rows (python3's csv module agrees); one row (line 36427, 热水器) has an empty
+  // review.
   EXPECT_EQ(result.reviews.size() + result.rejects.size(), 62774u);
   ASSERT_EQ(result.rejects.size(), 1u);
   EXPECT_EQ(result.rejects[0].reason, "empty text field \"review\"");

@@ -9,8 +9,8 @@ namespace revsum {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::ReadAll;
+using ::testing::StartsWith;
 using testing::TempDir;
 
 constexpr char kAmazon2018[] =
@@ -70,8 +70,12 @@ TEST(JsonlReader, FieldMapOverridesEveryField) {
       R"({"body": "Sturdy kettle, boils fast.", "sku": "KT-100", "rid": "r-77", "stars": "4", "headline": "Good kettle", "posted": 1700000000, "text": "not this one", "rating": 1})"
       "\n");
   ReadOptions options;
-  options.fields = {.text = "body", .product = "sku", .id = "rid", .rating = "stars",
-                    .title = "headline", .time = "posted"};
+  options.fields = {.text = "body",
+                    .product = "sku",
+                    .id = "rid",
+                    .rating = "stars",
+                    .title = "headline",
+                    .time = "posted"};
   auto result = ReadAll(path, options);
   ASSERT_EQ(result.reviews.size(), 1u);
   const Review& r = result.reviews[0];
@@ -92,8 +96,9 @@ TEST(JsonlReader, RatingWrittenAsAStringIsANumber) {
 
 TEST(JsonlReader, NullOrEmptyRatingMeansNoRating) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"a\", \"rating\": null}\n"
-                                             "{\"text\": \"b\", \"rating\": \"\"}\n"));
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"text\": \"a\", \"rating\": null}\n"
+                                  "{\"text\": \"b\", \"rating\": \"\"}\n"));
   ASSERT_EQ(result.reviews.size(), 2u);
   EXPECT_FALSE(result.reviews[0].rating.has_value());
   EXPECT_FALSE(result.reviews[1].rating.has_value());
@@ -101,8 +106,9 @@ TEST(JsonlReader, NullOrEmptyRatingMeansNoRating) {
 
 TEST(JsonlReader, RatingThatIsNotANumberRejectsTheRecord) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"Nice mug.\", \"rating\": \"five\"}\n"
-                                             "{\"text\": \"Nice mug.\", \"overall\": [5]}\n"));
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"text\": \"Nice mug.\", \"rating\": \"five\"}\n"
+                                  "{\"text\": \"Nice mug.\", \"overall\": [5]}\n"));
   ASSERT_EQ(result.rejects.size(), 2u);
   EXPECT_EQ(result.rejects[0].reason, "rating is not a number: \"rating\" is \"five\"");
   EXPECT_EQ(result.rejects[1].reason, "rating is not a number: \"overall\" is an array");
@@ -117,7 +123,8 @@ TEST(JsonlReader, TimeThatIsNotANumberRejectsTheRecord) {
 
 TEST(JsonlReader, BlankLinesAreSkippedButCounted) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", "\n{\"text\": \"first\"}\n   \n\r\n{\"text\": \"second\"}\n\n"));
+  auto result =
+      ReadAll(dir.Write("r.jsonl", "\n{\"text\": \"first\"}\n   \n\r\n{\"text\": \"second\"}\n\n"));
   EXPECT_EQ(result.rejects.size(), 0u);
   ASSERT_EQ(result.reviews.size(), 2u);
   EXPECT_EQ(result.reviews[0].line, 2u);
@@ -126,9 +133,10 @@ TEST(JsonlReader, BlankLinesAreSkippedButCounted) {
 
 TEST(JsonlReader, MalformedLineIsRejectedWithSimdjsonsMessageAndReadingContinues) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"good one\"}\n"
-                                             "{\"text\": \"cut off in the mid\n"
-                                             "{\"text\": \"good two\"}\n"));
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"text\": \"good one\"}\n"
+                                  "{\"text\": \"cut off in the mid\n"
+                                  "{\"text\": \"good two\"}\n"));
   ASSERT_EQ(result.reviews.size(), 2u);
   ASSERT_EQ(result.rejects.size(), 1u);
   EXPECT_EQ(result.rejects[0].line, 2u);
@@ -158,9 +166,10 @@ TEST(JsonlReader, InvalidUtf8IsRejectedAtItsByte) {
 
 TEST(JsonlReader, OverlongAndSurrogateEncodingsAreInvalidUtf8) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", "{\"text\": \"\xC0\xAF\"}\n"       // overlong '/'
-                                             "{\"text\": \"\xED\xA0\x80\"}\n"   // U+D800
-                                             "{\"text\": \"\xF4\x90\x80\x80\"}\n"));  // > U+10FFFF
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"text\": \"\xC0\xAF\"}\n"             // overlong '/'
+                                  "{\"text\": \"\xED\xA0\x80\"}\n"         // U+D800
+                                  "{\"text\": \"\xF4\x90\x80\x80\"}\n"));  // > U+10FFFF
   ASSERT_EQ(result.rejects.size(), 3u);
   for (const Reject& r : result.rejects) EXPECT_EQ(r.reason, "invalid UTF-8 at byte 10");
 }
@@ -195,8 +204,9 @@ TEST(JsonlReader, MissingOverriddenTextFieldIsRejectedNamingIt) {
 
 TEST(JsonlReader, EmptyOrWhitespaceTextIsRejected) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", "{\"reviewText\": \"\"}\n"
-                                             "{\"text\": \" \\n\\u3000 \"}\n"));
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"reviewText\": \"\"}\n"
+                                  "{\"text\": \" \\n\\u3000 \"}\n"));
   ASSERT_EQ(result.rejects.size(), 2u);
   EXPECT_EQ(result.rejects[0].reason, "empty text field \"reviewText\"");
   EXPECT_EQ(result.rejects[1].reason, "empty text field \"text\"");
@@ -211,8 +221,8 @@ TEST(JsonlReader, TextThatIsNotAStringIsRejected) {
 
 TEST(JsonlReader, JsonEscapesAndChineseTextAreDecoded) {
   TempDir dir;
-  auto result =
-      ReadAll(dir.Write("r.jsonl", R"({"text": "\"Great\" fit\u2014\u5f88\u597d 👍<br />Love it"})"));
+  auto result = ReadAll(
+      dir.Write("r.jsonl", R"({"text": "\"Great\" fit\u2014\u5f88\u597d 👍<br />Love it"})"));
   ASSERT_EQ(result.reviews.size(), 1u);
   EXPECT_EQ(result.reviews[0].text, "\"Great\" fit\u2014很好 👍<br />Love it");
 }

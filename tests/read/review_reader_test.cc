@@ -12,10 +12,10 @@
 namespace revsum {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::Gzip;
+using ::testing::HasSubstr;
 using testing::ReadAll;
+using ::testing::StartsWith;
 using testing::TempDir;
 
 TEST(Format, FromPathUsesTheExtensionIgnoringGz) {
@@ -135,7 +135,8 @@ TEST(Gzip, ConcatenatedMembersAreReadInSequence) {
 TEST(Gzip, LargeInputSpansManyChunks) {
   TempDir dir;
   std::string json;
-  for (int i = 0; i < 20000; ++i) json += "{\"text\": \"review number " + std::to_string(i) + "\"}\n";
+  for (int i = 0; i < 20000; ++i)
+    json += "{\"text\": \"review number " + std::to_string(i) + "\"}\n";
   ReadOptions options;
   options.chunk_bytes = 4096;
   auto result = ReadAll(dir.Write("r.jsonl.gz", Gzip(json)), options);

@@ -69,7 +69,8 @@ TEST(Robustness, RandomBytesInTextDumpsNeverCrash) {
   const std::string json = SampleJsonl();
   std::string csv = "cat,label,review\n";
   for (int i = 0; i < 200; ++i) {
-    csv += "水果," + std::to_string(i % 2) + ",\"很甜,\"\"新鲜\"\"\n第" + std::to_string(i) + "箱\"\n";
+    csv +=
+        "水果," + std::to_string(i % 2) + ",\"很甜,\"\"新鲜\"\"\n第" + std::to_string(i) + "箱\"\n";
   }
   std::mt19937 rng(7);
   for (int round = 0; round < 300; ++round) {

@@ -12,8 +12,8 @@
 namespace revsum {
 namespace {
 
-using ::testing::StartsWith;
 using testing::ReadAll;
+using ::testing::StartsWith;
 
 std::string Sample(const std::string& name) { return std::string(REVSUM_SAMPLES) + "/" + name; }
 
