@@ -1,6 +1,6 @@
-// Throughput of the USE-lite encoder on ordinary review sentences (bench/data/use_lite_sentences.txt,
-// 200 sentences written for revsum), at batch 1 and batch 32, cache disabled so that every sentence
-// runs the whole tokenizer + forward pass. Counters:
+// Throughput of the USE-lite encoder on ordinary review sentences
+// (bench/data/use_lite_sentences.txt, 200 sentences written for revsum), at batch 1 and batch 32,
+// cache disabled so that every sentence runs the whole tokenizer + forward pass. Counters:
 //   sentences/s  - Embed() throughput, tokenization included
 //   FLOP/s       - useful model arithmetic (2 x multiply-adds of the dense layers, attention and
 //                  output layer, counted from the real token counts), for comparing with peak
@@ -53,10 +53,10 @@ int ThreadsFromEnv() {
 double SentenceMacs(size_t tokens) {
   const double n = static_cast<double>(std::min<size_t>(tokens, revsum::kUseLiteMaxTokens));
   const double per_token = 256.0 * 768 + 256.0 * 512 + 256.0 * 512  // L0 qkv, residual, out
-                           + 512.0 * 1536 + 512.0 * 512              // L1 qkv, out
-                           + 2 * (2 * 512.0 * 1536);                 // two FFNs
-  const double attention = 2 * n * n * 256 + 2 * n * n * 512;        // QK^T and PV, both layers
-  return n * per_token + attention + 512.0 * 512;                    // + tanh layer
+                           + 512.0 * 1536 + 512.0 * 512             // L1 qkv, out
+                           + 2 * (2 * 512.0 * 1536);                // two FFNs
+  const double attention = 2 * n * n * 256 + 2 * n * n * 512;       // QK^T and PV, both layers
+  return n * per_token + attention + 512.0 * 512;                   // + tanh layer
 }
 
 void EmbedBatches(benchmark::State& state, int batch, size_t cache_entries) {

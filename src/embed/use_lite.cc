@@ -200,7 +200,8 @@ std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& opt
     if (!p.has_filename()) p = p.parent_path();  // "models/use-lite/" -> "models/use-lite"
     manifest = (p.parent_path() / "use-lite.manifest").string();
     if (!std::filesystem::exists(manifest)) {  // a models folder outside the checkout
-      manifest = (std::filesystem::path(REVSUM_SOURCE_DIR) / "models" / "use-lite.manifest").string();
+      manifest =
+          (std::filesystem::path(REVSUM_SOURCE_DIR) / "models" / "use-lite.manifest").string();
     }
   }
   impl->model = use_lite::LoadModelFiles(dir, manifest);
@@ -260,7 +261,7 @@ Matrix UseLiteEmbedder::Embed(const std::vector<std::string>& sentences) {
   Matrix out(n, kUseLiteDim);
   // Cache lookups; identical sentences within the call are computed once.
   std::vector<uint64_t> keys(n);
-  std::vector<int64_t> todo;               // first occurrence of each sentence to compute
+  std::vector<int64_t> todo;                        // first occurrence of each sentence to compute
   std::vector<std::pair<int64_t, int64_t>> copies;  // (row, row it copies)
   std::unordered_map<std::string_view, int64_t> first;
   for (int64_t i = 0; i < n; ++i) {

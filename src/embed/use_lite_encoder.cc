@@ -35,15 +35,24 @@ struct Workspace {
   Matrix q;              // [128, 128] scaled queries of one head
   Matrix s;              // [128, 128] attention logits / probabilities of one head
   int64_t pooled_capacity = 0;
-  Matrix pooled;         // [batch, 512]
-  Matrix u;              // [batch, 512]
+  Matrix pooled;  // [batch, 512]
+  Matrix u;       // [batch, 512]
 
   void Reserve(int64_t rows, int64_t sequences, int max_len) {
     if (rows > capacity) {
       capacity = std::max<int64_t>(rows, 2 * capacity);
-      for (auto [m, cols] : {std::pair{&x0, 256}, {&h0, 256}, {&qkv0, 768}, {&o0, 256},
-                             {&h, 512}, {&qkv1, 1536}, {&o1, 512}, {&r, 512}, {&y, 512},
-                             {&z, 512}, {&f, 1536}, {&t, 512}}) {
+      for (auto [m, cols] : {std::pair{&x0, 256},
+                             {&h0, 256},
+                             {&qkv0, 768},
+                             {&o0, 256},
+                             {&h, 512},
+                             {&qkv1, 1536},
+                             {&o1, 512},
+                             {&r, 512},
+                             {&y, 512},
+                             {&z, 512},
+                             {&f, 1536},
+                             {&t, 512}}) {
         m->setZero(capacity, cols);
       }
     }
@@ -126,8 +135,8 @@ void Encoder::Attention(const LayerWeights& layer, const std::vector<int>& offse
   }
 }
 
-void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace& ws,
-                      Matrix& out, const std::vector<int64_t>& out_rows) const {
+void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace& ws, Matrix& out,
+                      const std::vector<int64_t>& out_rows) const {
   const int64_t batch = static_cast<int64_t>(ids.size());
   std::vector<int> offsets(batch), lengths(batch);
   int64_t n = 0;

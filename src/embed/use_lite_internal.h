@@ -38,17 +38,17 @@ struct LayerWeights {
 };
 
 struct Weights {
-  Matrix embeddings;        // [8002, 256] token embedding table
-  RowVector inv_timescales; // [128]
-  Matrix res_w;             // [256, 512] layer 0 residual projection
-  RowVector res_b;          // [512]
+  Matrix embeddings;         // [8002, 256] token embedding table
+  RowVector inv_timescales;  // [128]
+  Matrix res_w;              // [256, 512] layer 0 residual projection
+  RowVector res_b;           // [512]
   std::array<LayerWeights, 2> layers;
-  Matrix tanh_w;            // [512, 512]
-  RowVector tanh_b;         // [512]
-  float ln_eps = 0;         // 1e-6
-  float l2_eps = 0;         // 1e-12
-  int num_heads = 0;        // 4
-  int max_len = 0;          // 128
+  Matrix tanh_w;      // [512, 512]
+  RowVector tanh_b;   // [512]
+  float ln_eps = 0;   // 1e-6
+  float l2_eps = 0;   // 1e-12
+  int num_heads = 0;  // 4
+  int max_len = 0;    // 128
 };
 
 // One vocabulary entry: the piece (UTF-16, U+2581 for a word boundary) and its score; JSON null
@@ -83,15 +83,15 @@ class Tokenizer {
 
  private:
   struct Node {
-    int32_t id = -1;       // vocab id ending here, -1 if none
-    double score = 0;      // its score
+    int32_t id = -1;   // vocab id ending here, -1 if none
+    double score = 0;  // its score
   };
   int32_t Child(int32_t node, char16_t unit) const;
 
-  std::vector<Node> nodes_;                          // nodes_[0] is the root
-  std::vector<int32_t> root_children_;               // 65536 entries, -1 when absent
-  std::unordered_map<uint64_t, int32_t> children_;   // (node << 16 | unit) -> child
-  std::vector<int> piece_length_;                    // UTF-16 length of each vocab piece
+  std::vector<Node> nodes_;                         // nodes_[0] is the root
+  std::vector<int32_t> root_children_;              // 65536 entries, -1 when absent
+  std::unordered_map<uint64_t, int32_t> children_;  // (node << 16 | unit) -> child
+  std::vector<int> piece_length_;                   // UTF-16 length of each vocab piece
 };
 
 // Reusable buffers of one forward pass; grow-only, so steady-state batches allocate nothing.
@@ -113,8 +113,8 @@ class Encoder {
 
   // Writes one row per sequence of `ids` into out.row(first_row + i). Ids must lie in
   // [0, embeddings.rows()) (checked by the caller); sequences longer than max_len are clipped.
-  void Forward(const std::vector<const std::vector<int>*>& ids, Workspace& ws,
-               Matrix& out, const std::vector<int64_t>& out_rows) const;
+  void Forward(const std::vector<const std::vector<int>*>& ids, Workspace& ws, Matrix& out,
+               const std::vector<int64_t>& out_rows) const;
 
  private:
   void Attention(const LayerWeights& layer, const std::vector<int>& offsets,

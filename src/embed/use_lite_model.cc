@@ -61,7 +61,8 @@ std::map<std::string, std::string> ReadManifest(const fs::path& path) {
 class VerifiedFiles {
  public:
   VerifiedFiles(fs::path dir, fs::path manifest_path)
-      : dir_(std::move(dir)), manifest_path_(std::move(manifest_path)),
+      : dir_(std::move(dir)),
+        manifest_path_(std::move(manifest_path)),
         manifest_(ReadManifest(manifest_path_)) {}
 
   std::string Value(const std::string& key) const {
@@ -204,7 +205,8 @@ TensorTable ReadWeightsManifest(const VerifiedFiles& files, const fs::path& dir,
       ref.dtype = std::string(dtype);
       for (simdjson::dom::element d : shape) {
         int64_t dim;
-        if (d.get(dim) || dim < 0) Fail("use-lite: " + where + ": bad shape of " + std::string(name));
+        if (d.get(dim) || dim < 0)
+          Fail("use-lite: " + where + ": bad shape of " + std::string(name));
         ref.shape.push_back(dim);
         ref.count *= dim;
       }
@@ -213,8 +215,8 @@ TensorTable ReadWeightsManifest(const VerifiedFiles& files, const fs::path& dir,
       offset += static_cast<size_t>(ref.count) * 4;
       if (offset > buffer.size()) {
         Fail("use-lite: the weight shards of " + where + " are truncated: weight \"" +
-             std::string(name) + "\" ends at byte " + std::to_string(offset) + " but the shards hold " +
-             std::to_string(buffer.size()) + " bytes");
+             std::string(name) + "\" ends at byte " + std::to_string(offset) +
+             " but the shards hold " + std::to_string(buffer.size()) + " bytes");
       }
       table.Add(std::string(name), std::move(ref));
     }
@@ -232,11 +234,20 @@ std::u16string Utf8ToUtf16(std::string_view s, const std::string& where) {
     const unsigned char c = s[i];
     uint32_t cp;
     int extra;
-    if (c < 0x80) { cp = c; extra = 0; }
-    else if ((c >> 5) == 6) { cp = c & 0x1f; extra = 1; }
-    else if ((c >> 4) == 14) { cp = c & 0x0f; extra = 2; }
-    else if ((c >> 3) == 30) { cp = c & 0x07; extra = 3; }
-    else Fail("use-lite: " + where + ": invalid UTF-8 in a vocabulary piece");
+    if (c < 0x80) {
+      cp = c;
+      extra = 0;
+    } else if ((c >> 5) == 6) {
+      cp = c & 0x1f;
+      extra = 1;
+    } else if ((c >> 4) == 14) {
+      cp = c & 0x0f;
+      extra = 2;
+    } else if ((c >> 3) == 30) {
+      cp = c & 0x07;
+      extra = 3;
+    } else
+      Fail("use-lite: " + where + ": invalid UTF-8 in a vocabulary piece");
     if (i + extra >= s.size()) {
       Fail("use-lite: " + where + ": truncated UTF-8 in a vocabulary piece");
     }
@@ -328,14 +339,17 @@ ModelFiles LoadModelFiles(const std::string& model_dir, const std::string& manif
   w.l2_eps = t.Scalar("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y");
   w.max_len = t.Ints(A + "ClipToMaxLength/Less/y", {})[0];
   w.num_heads = t.Ints(S + "Layer_1/TransformerLayer/MultiheadAttention/split_heads/"
-                           "split_last_dimension/Reshape/shape/2", {})[0];
-  const float mask_neg = t.Scalar(S + "Layer_1/TransformerLayer/MultiheadAttention/"
-                                      "DotProductAttention/attention_bias_ignore_padding/mul/y");
+                           "split_last_dimension/Reshape/shape/2",
+                       {})[0];
+  const float mask_neg = t.Scalar(S +
+                                  "Layer_1/TransformerLayer/MultiheadAttention/"
+                                  "DotProductAttention/attention_bias_ignore_padding/mul/y");
   // The port skips padded keys instead of adding the mask bias; that is exact only because the
   // bias drives exp() to 0.
   if (!(mask_neg <= -1e4f) || w.max_len != kUseLiteMaxTokens || w.num_heads <= 0) {
-    Fail("use-lite: model.json constants are not those of USE-lite (mask bias, max length 128, "
-         "heads)");
+    Fail(
+        "use-lite: model.json constants are not those of USE-lite (mask bias, max length 128, "
+        "heads)");
   }
   for (int L = 0; L < 2; ++L) {
     const std::string pl = P + "Layer_" + std::to_string(L) + "/TransformerLayer/";
@@ -345,21 +359,30 @@ ModelFiles LoadModelFiles(const std::string& model_dir, const std::string& manif
     const int64_t d = L == 0 ? 256 : 512;
     LayerWeights& l = w.layers[L];
     l.width = static_cast<int>(d);
-    l.head_dim = t.Ints(tl + "MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/3",
-                        {})[0];
+    l.head_dim =
+        t.Ints(tl + "MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/3", {})[0];
     const std::vector<int32_t> split = t.Ints(tl + "MultiheadAttention/Const", {3});
-    if (l.head_dim * w.num_heads != d || split != std::vector<int32_t>(3, static_cast<int32_t>(d))) {
+    if (l.head_dim * w.num_heads != d ||
+        split != std::vector<int32_t>(3, static_cast<int32_t>(d))) {
       Fail("use-lite: layer " + std::to_string(L) + " head size/split constants are inconsistent");
     }
     l.q_scale = t.Scalar(tl + "MultiheadAttention/mul/y");
-    l.ln_attn_gamma = t.Vec(pl + "layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", d_in);
-    l.ln_attn_beta = t.Vec(pl + "layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", d_in);
-    l.qkv_w = t.Mat(ml + "MultiheadAttention/qkv_transform_single/kernel/part_0", {1, 1, d_in, 3 * d});
-    l.qkv_b = t.Vec(pl + "MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3 * d);
-    l.out_w = t.Mat(ml + "MultiheadAttention/output_transform_single/kernel/part_0", {1, 1, d, 512});
-    l.out_b = t.Vec(pl + "MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", 512);
-    l.ln_ffn_gamma = t.Vec(pl + "FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", 512);
-    l.ln_ffn_beta = t.Vec(pl + "FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", 512);
+    l.ln_attn_gamma = t.Vec(
+        pl + "layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", d_in);
+    l.ln_attn_beta =
+        t.Vec(pl + "layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", d_in);
+    l.qkv_w =
+        t.Mat(ml + "MultiheadAttention/qkv_transform_single/kernel/part_0", {1, 1, d_in, 3 * d});
+    l.qkv_b =
+        t.Vec(pl + "MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3 * d);
+    l.out_w =
+        t.Mat(ml + "MultiheadAttention/output_transform_single/kernel/part_0", {1, 1, d, 512});
+    l.out_b =
+        t.Vec(pl + "MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", 512);
+    l.ln_ffn_gamma = t.Vec(
+        pl + "FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", 512);
+    l.ln_ffn_beta = t.Vec(
+        pl + "FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", 512);
     l.ffn1_w = t.Mat(tl + "FFN/conv1/Tensordot/Reshape_1", {512, 1536});
     l.ffn1_b = t.Vec(pl + "FFN/conv1/bias/ConcatPartitions/concat", 1536);
     l.ffn2_w = t.Mat(tl + "FFN/conv2/Tensordot/Reshape_1", {1536, 512});

@@ -1,7 +1,7 @@
-// The USE-lite tokenizer, a port of the JS Tokenizer of @tensorflow-models/universal-sentence-encoder
-// 1.3.3 as SPEC.md §1 describes it. It is not SentencePiece's algorithm; its quirks (UTF-16 code
-// units, "0 means unset" in the best-path table, ties to the later candidate, unknown runs merged)
-// decide the token ids and are kept on purpose.
+// The USE-lite tokenizer, a port of the JS Tokenizer of
+// @tensorflow-models/universal-sentence-encoder 1.3.3 as SPEC.md §1 describes it. It is not
+// SentencePiece's algorithm; its quirks (UTF-16 code units, "0 means unset" in the best-path table,
+// ties to the later candidate, unknown runs merged) decide the token ids and are kept on purpose.
 
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
@@ -28,17 +28,9 @@ const icu::Normalizer2& Nfkc() {
   return *nfkc;
 }
 
-struct Edge {
-  int start;
-  int length;
-  double score;
-  int id;
-};
-
 }  // namespace
 
-Tokenizer::Tokenizer(const std::vector<VocabEntry>& vocab)
-    : nodes_(1), root_children_(65536, -1) {
+Tokenizer::Tokenizer(const std::vector<VocabEntry>& vocab) : nodes_(1), root_children_(65536, -1) {
   piece_length_.reserve(vocab.size());
   for (const VocabEntry& e : vocab) piece_length_.push_back(static_cast<int>(e.piece.size()));
   if (!piece_length_.empty()) piece_length_[0] = 1;  // unknown: U+FFFD, one code unit
@@ -90,34 +82,33 @@ std::vector<int> Tokenizer::Encode(const std::string& utf8) const {
   }
   const int n = static_cast<int>(sym.size());
 
-  // Lattice: every piece that starts at i, by increasing length; an unknown edge when none does.
-  // Edges are bucketed by end position, in increasing start order within a bucket.
-  std::vector<std::vector<Edge>> ends(n + 1);
+  // Lattice + best path in one sweep over start positions. The JS builds the lattice, then for
+  // each end position visits its edges in increasing start order; relaxing edges forward from
+  // increasing starts applies exactly the same updates in the same order per end position, and
+  // best[start] is final when read because every edge into `start` begins earlier.
+  // Every piece that starts at i is an edge; an unknown edge (id 0, score 0, length 1) is added
+  // only when none does. best == 0 means "unset" (JS quirk); ties go to the later candidate.
+  std::vector<double> best(n + 1, 0.0);
+  std::vector<int> words(n + 1, 0);
+  auto relax = [&](int start, int end, double score, int id) {
+    const double s = score + best[start];
+    if (best[end] == 0.0 || s >= best[end]) {
+      best[end] = s;
+      words[end] = id;
+    }
+  };
   for (int i = 0; i < n; ++i) {
     bool found = false;
     int32_t node = Child(0, sym[i]);
     for (int j = i; node >= 0;) {
       if (nodes_[node].id >= 0) {
-        ends[j + 1].push_back({i, j + 1 - i, nodes_[node].score, nodes_[node].id});
+        relax(i, j + 1, nodes_[node].score, nodes_[node].id);
         found = true;
       }
       if (++j >= n) break;
       node = Child(node, sym[j]);
     }
-    if (!found) ends[i + 1].push_back({i, 1, 0.0, 0});
-  }
-
-  // Best path, exactly as the JS: best == 0 means "unset"; ties go to the later candidate.
-  std::vector<double> best(n + 1, 0.0);
-  std::vector<int> words(n + 1, 0);
-  for (int e = 0; e <= n; ++e) {
-    for (const Edge& edge : ends[e]) {
-      const double s = edge.score + best[e - edge.length];
-      if (best[e] == 0.0 || s >= best[e]) {
-        best[e] = s;
-        words[e] = edge.id;
-      }
-    }
+    if (!found) relax(i, i + 1, 0.0, 0);
   }
 
   // Backtrack from the end; drop an unknown when the one scanned just before it was unknown too.

@@ -1,7 +1,8 @@
-// UseLiteEmbedder against the project's own TF.js fixtures (tests/data/embed/use_lite_fixtures.jsonl,
-// made by scripts/make-use-lite-fixtures/make-fixtures.mjs), plus the embedder's own promises:
-// batch/thread independence, the cache, empty input, clipping, and clear loading errors.
-// The model files must be present (scripts/fetch-use-lite); without them these tests fail.
+// UseLiteEmbedder against the project's own TF.js fixtures
+// (tests/data/embed/use_lite_fixtures.jsonl, made by
+// scripts/make-use-lite-fixtures/make-fixtures.mjs), plus the embedder's own promises: batch/thread
+// independence, the cache, empty input, clipping, and clear loading errors. The model files must be
+// present (scripts/fetch-use-lite); without them these tests fail.
 
 #include "revsum/use_lite.h"
 
@@ -49,7 +50,8 @@ bool SameBits(const Matrix& a, int64_t ra, const Matrix& b, int64_t rb) {
 TEST(UseLite, NamesItselfAndTheTarball) {
   REVSUM_REQUIRE_USE_LITE(model);
   EXPECT_EQ(model->name(), "use-lite");
-  EXPECT_EQ(model->model_hash(), "3855ea6772d2f1537abb3c1095ff03f081f740bbc293f7e9aacb465d50b677ed");
+  EXPECT_EQ(model->model_hash(),
+            "3855ea6772d2f1537abb3c1095ff03f081f740bbc293f7e9aacb465d50b677ed");
 }
 
 TEST(UseLite, FixturesCoverEmbeddingsAndTokenizerCases) {
@@ -131,8 +133,8 @@ TEST(UseLite, ResultsDoNotDependOnBatchThreadsOrOrder) {
   const Matrix together = model->Embed(texts);
 
   UseLiteOptions options;
-  options.threads = 3;          // more threads than cores on purpose
-  options.batch_tokens = 40;    // many small batches with other neighbours
+  options.threads = 3;        // more threads than cores on purpose
+  options.batch_tokens = 40;  // many small batches with other neighbours
   options.batch_sentences = 3;
   options.cache_entries = 0;
   auto small_batches = UseLiteEmbedder::Load(options);

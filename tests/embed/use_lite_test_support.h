@@ -69,7 +69,7 @@ inline UseLiteEmbedder* SharedUseLite() {
   return model.get();
 }
 
-#define REVSUM_REQUIRE_USE_LITE(var)                   \
+#define REVSUM_REQUIRE_USE_LITE(var)                         \
   UseLiteEmbedder* var = ::revsum::testing::SharedUseLite(); \
   if (var == nullptr) return
 
