@@ -1,5 +1,6 @@
 #include "bpe_ranks.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -60,6 +61,15 @@ void BytePairEncode(const BpeRanks& ranks, std::string_view piece, std::vector<u
     ids->push_back(whole);
     return;
   }
+  if (piece.size() >= kHeapMergeMinBytes) {
+    BytePairMergeByHeap(ranks, piece, ids);
+  } else {
+    BytePairMergeByScan(ranks, piece, ids);
+  }
+}
+
+void BytePairMergeByScan(const BpeRanks& ranks, std::string_view piece,
+                         std::vector<uint32_t>* ids) {
   // parts[0..m) are the current parts; parts[m] is a sentinel holding the piece's end. The loop
   // is tiktoken's O(n·m) merge: find the leftmost lowest rank, merge, re-rank the two neighbours.
   thread_local std::vector<Part> parts;
@@ -93,6 +103,67 @@ void BytePairEncode(const BpeRanks& ranks, std::string_view piece, std::vector<u
   }
   for (size_t i = 0; i < m; ++i) {
     ids->push_back(ranks.Find(piece.substr(parts[i].start, parts[i + 1].start - parts[i].start)));
+  }
+}
+
+namespace {
+
+// A candidate merge of the part starting at byte `left` with the part that ends at `right_end`.
+struct Candidate {
+  uint32_t rank;
+  uint32_t left;
+  uint32_t right_end;
+  // Min-heap order: lowest rank first, then leftmost — the scan's choice.
+  bool operator<(const Candidate& o) const {
+    return rank != o.rank ? rank > o.rank : left > o.left;
+  }
+};
+
+}  // namespace
+
+void BytePairMergeByHeap(const BpeRanks& ranks, std::string_view piece,
+                         std::vector<uint32_t>* ids) {
+  // Parts form a linked list indexed by their first byte; a part keeps its index when it absorbs
+  // its right neighbour. Heap entries go stale when either side has merged since; they are
+  // recognised (the left part is gone or no longer ends where the right part began) and skipped.
+  constexpr uint32_t kNone = UINT32_MAX;
+  thread_local std::vector<uint32_t> end, next, prev;
+  thread_local std::vector<Candidate> heap;
+  const uint32_t n = static_cast<uint32_t>(piece.size());
+  end.resize(n);
+  next.resize(n);
+  prev.resize(n);
+  heap.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    end[i] = i + 1;
+    next[i] = i + 1 < n ? i + 1 : kNone;
+    prev[i] = i > 0 ? i - 1 : kNone;
+  }
+  auto push = [&](uint32_t left, uint32_t right_end) {
+    uint32_t rank = ranks.Find(piece.substr(left, right_end - left));
+    if (rank == kNoRank) return;
+    heap.push_back({rank, left, right_end});
+    std::push_heap(heap.begin(), heap.end());
+  };
+  for (uint32_t i = 0; i + 1 < n; ++i) push(i, i + 2);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end());
+    Candidate c = heap.back();
+    heap.pop_back();
+    uint32_t right = end[c.left] < n ? end[c.left] : kNone;
+    // Stale: `left` was absorbed (end == 0 marks that), or it or its neighbour changed size.
+    if (end[c.left] == 0 || right == kNone || next[c.left] != right || end[right] != c.right_end) {
+      continue;
+    }
+    end[c.left] = c.right_end;
+    end[right] = 0;
+    next[c.left] = next[right];
+    if (next[right] != kNone) prev[next[right]] = c.left;
+    if (prev[c.left] != kNone) push(prev[c.left], c.right_end);
+    if (next[c.left] != kNone) push(c.left, end[next[c.left]]);
+  }
+  for (uint32_t i = 0; i != kNone; i = next[i]) {
+    ids->push_back(ranks.Find(piece.substr(i, end[i] - i)));
   }
 }
 

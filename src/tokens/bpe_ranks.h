@@ -46,7 +46,17 @@ class BpeRanks {
 
 // Appends the BPE ids of one pre-tokenized piece to *ids: the whole piece when it is a token,
 // else the lowest-rank adjacent pair is merged repeatedly (leftmost on ties) until no pair is a
-// token — tiktoken's byte_pair_encode. REQUIRES: piece is non-empty; every single byte is a token.
+// token — tiktoken's byte_pair_encode. Short pieces use the O(n^2) scan, long ones (Chinese runs
+// without punctuation are hundreds of bytes) the O(n log n) heap; both give identical ids.
+// REQUIRES: piece is non-empty; every single byte is a token.
 void BytePairEncode(const BpeRanks& ranks, std::string_view piece, std::vector<uint32_t>* ids);
+
+// The two merge strategies, exposed so tests can check they agree. Same contract as above, but
+// without the whole-piece lookup.
+void BytePairMergeByScan(const BpeRanks& ranks, std::string_view piece, std::vector<uint32_t>* ids);
+void BytePairMergeByHeap(const BpeRanks& ranks, std::string_view piece, std::vector<uint32_t>* ids);
+
+// Pieces of at least this many bytes use BytePairMergeByHeap.
+inline constexpr size_t kHeapMergeMinBytes = 48;
 
 }  // namespace revsum::tokens_internal
