@@ -67,11 +67,12 @@ const evenly = (xs, n) => xs.length <= n ? xs : Array.from({ length: n }, (_, k)
 const items = [];
 const add = (source, text) => { if (typeof text === "string") items.push({ source, text }); };
 
-// 1. samples/ (written by the project; may be empty): text-like fields of every dump.
+// 1. samples/ and its sub-folders (dumps written for the project): text-like fields of every
+// dump. Invalid UTF-8 in the messy samples reads as U+FFFD, like any JS string would hold it.
 const samplesDir = path.join(repo, "samples");
 if (fs.existsSync(samplesDir)) {
   const texts = [];
-  for (const name of fs.readdirSync(samplesDir).sort()) {
+  for (const name of fs.readdirSync(samplesDir, { recursive: true }).sort()) {
     const file = path.join(samplesDir, name);
     if (!fs.statSync(file).isFile() || name.endsWith(".gz")) continue;
     const body = fs.readFileSync(file, "utf8");
