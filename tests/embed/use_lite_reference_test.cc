@@ -2,6 +2,8 @@
 // sentences embedded by the official TF.js pipeline) and tokenizer_cases.jsonl (600 strings).
 // Runs in CI (REVSUM_REQUIRE_SHARED); needs the model files (scripts/fetch-use-lite).
 
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
 #include "revsum/use_lite.h"
