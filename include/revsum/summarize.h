@@ -35,6 +35,9 @@ struct SummarizeOptions {
   // Seed file for the opinion and aspect heads; empty disables the anchored heads.
   std::string seeds_path = std::string(REVSUM_SOURCE_DIR) + "/models/seeds/en.txt";
 
+  // Number of topic heads (TopicAnchors) fitted to the scope; 0 disables them.
+  int topic_heads = 0;
+
   // LLM-token cost of a sentence, needed only for token budgets ("300t").
   CostFunction token_cost;
 };
@@ -67,6 +70,19 @@ struct Summary {
 // summary fits both a linguistic word count and an evaluation cut at whitespace tokens.
 // Not thread-safe (one WordSegmenter per call site); pass to BudgetedSelector as a CostFunction.
 CostFunction BudgetWordCost();
+
+// The scored and selected sentences of one scope whose sentences are already segmented (for
+// example read back from the store): what SummarizeTexts does after segmentation.
+struct ScopeSummary {
+  Weights weights;                // row i: texts[i]
+  std::vector<Selected> selected;  // in selection order; Selected::index refers to texts
+};
+
+// Embeds `texts` (together with the seeds, see the header comment), scores them as `scope` and
+// selects under options.budget. `seeds` may be empty (no anchored heads).
+ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
+                            const SummarizeOptions& options, const SeedSet& seeds,
+                            Embedder& embedder);
 
 // Summarises one entity. Throws std::runtime_error if the seed file cannot be read or parsed.
 Summary SummarizeTexts(const std::vector<std::string>& review_texts,

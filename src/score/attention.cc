@@ -255,3 +255,37 @@ std::vector<HeadAnchor> BuildAnchors(const SeedSet& seeds, const Matrix& E) {
 }
 
 }  // namespace revsum
+
+namespace revsum {
+
+std::vector<HeadAnchor> TopicAnchors(const Matrix& S, int heads, int max_rows) {
+  std::vector<HeadAnchor> anchors;
+  const Eigen::Index n = S.rows();
+  if (heads <= 0 || n < 3) return anchors;
+  // A deterministic strided sample of at most max_rows rows, centred.
+  const Eigen::Index m = std::min<Eigen::Index>(n, std::max(3, max_rows));
+  const double stride = static_cast<double>(n) / m;
+  Matrix X(m, S.cols());
+  for (Eigen::Index i = 0; i < m; ++i) X.row(i) = S.row(static_cast<Eigen::Index>(i * stride));
+  const Eigen::RowVectorXf mean = X.colwise().mean();
+  X.rowwise() -= mean;
+  // Principal directions through the m x m Gram matrix: X^T v / |X^T v| for its top eigenvectors.
+  const Eigen::MatrixXf gram = X * X.transpose();
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXf> solver(gram);
+  const Eigen::Index k = std::min<Eigen::Index>(heads, m - 1);
+  for (Eigen::Index h = 0; h < k; ++h) {
+    const Eigen::Index col = m - 1 - h;  // eigenvalues ascend
+    if (solver.eigenvalues()(col) <= 1e-6f) break;
+    Eigen::VectorXf u = X.transpose() * solver.eigenvectors().col(col);
+    // Orient each direction towards its heavier tail (positive third moment of the projections):
+    // the pole where a group of sentences sits, not the diffuse rest.
+    const Eigen::VectorXf proj = X * u;
+    double third = 0;
+    for (Eigen::Index i = 0; i < proj.size(); ++i) third += std::pow(proj(i), 3.0);
+    if (third < 0) u = -u;
+    anchors.push_back({"topic:" + std::to_string(h + 1), u});
+  }
+  return anchors;
+}
+
+}  // namespace revsum

@@ -50,6 +50,7 @@ Summary SummarizeTexts(const std::vector<std::string>& review_texts,
   // Drop the seed rows in place (row-major with unchanged columns: a realloc, not a copy), so a
   // large scope is held once.
   S.conservativeResize(n, S.cols());
+  for (HeadAnchor& topic : TopicAnchors(S, options.topic_heads)) anchors.push_back(std::move(topic));
 
   const AttentionScorer scorer(options.scorer, std::move(anchors));
   summary.weights = scorer.Score(S, Scope::kProduct);

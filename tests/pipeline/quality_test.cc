@@ -97,6 +97,8 @@ TEST(QualityTest, AblationsPrintTheirRows) {
          o.seeds_path.clear();
        }},
       {"2 heads: centroid + consensus", [](SummarizeOptions& o) { o.seeds_path.clear(); }},
+      {"+ 4 topic heads (principal directions)",
+       [](SummarizeOptions& o) { o.topic_heads = 4; }},
       {"no redundancy control (lambda 1, dup off)",
        [](SummarizeOptions& o) {
          o.selector.lambda = 1.f;

@@ -175,6 +175,26 @@ TEST(AttentionScorerTest, SampledConsensusAgreesWithExactOnClusteredData) {
   EXPECT_GT(exact.head(600).mean(), 2.f * exact.tail(2400).mean());
 }
 
+TEST(TopicAnchorsTest, FirstTopicSeparatesTheTwoThemesAndPointsAtTheDenserOne) {
+  // 30 sentences near theme A, 10 near theme B: the top principal direction separates A from B,
+  // and its heavier tail is the smaller, farther group B.
+  Matrix themes = RandomUnitRows(2, 32, 17);
+  Matrix noise = RandomUnitRows(40, 32, 18);
+  Matrix S(40, 32);
+  for (Eigen::Index i = 0; i < 40; ++i) {
+    S.row(i) = themes.row(i < 30 ? 0 : 1) + 0.2f * noise.row(i);
+    S.row(i).normalize();
+  }
+  const std::vector<HeadAnchor> topics = TopicAnchors(S, 2);
+  ASSERT_EQ(topics.size(), 2u);
+  EXPECT_EQ(topics[0].name, "topic:1");
+  const Eigen::VectorXf u = topics[0].anchor.normalized();
+  const Eigen::VectorXf b_minus_a = (themes.row(1) - themes.row(0)).transpose().normalized();
+  EXPECT_GT(u.dot(b_minus_a), 0.9f);
+  EXPECT_TRUE(TopicAnchors(S, 0).empty());
+  EXPECT_TRUE(TopicAnchors(S.topRows(2), 3).empty());
+}
+
 TEST(ParseSeedsTest, ReadsSectionsAndLanguage) {
   const SeedSet seeds = ParseSeeds(
       "# lang: en\n[opinion]\nGreat.\n\n[neutral]\nIt came.\n[aspect:price]\nCheap.\nPricey.\n",
