@@ -1,11 +1,12 @@
-// The USE-lite forward pass in Eigen, op for op as SPEC.md §3 describes the TF.js graph:
-// embedding added twice plus a sin/cos timing signal, two pre-norm transformer layers (256 -> 512
-// wide, 4 heads of 64 / 128), masked mean pooling, a tanh dense layer and L2 normalisation.
+// The USE-lite forward pass (Eigen + an AVX-512 matrix product), op for op as SPEC.md §3 describes
+// the TF.js graph: embedding added twice plus a sin/cos timing signal, two pre-norm transformer
+// layers (256 -> 512 wide, 4 heads of 64 / 128), masked mean pooling, a tanh dense layer and L2
+// normalisation.
 //
 // Layout: a batch's real tokens are packed into the rows of one matrix (no padding), so every dense
-// layer is a single GEMM of shape [tokens, in] x [in, out]. Attention runs per sequence over its
-// own tokens, which equals the graph's padded attention because the -1e9 key bias makes exp()
-// exactly 0 on padding.
+// layer is a single product [tokens, in] x [in, out] (MatMul below). Attention runs per sequence
+// over its own tokens, which equals the graph's padded attention because the -1e9 key bias makes
+// exp() exactly 0 on padding.
 
 // GCC 12 reports a false -Wmaybe-uninitialized inside its own AVX-512 intrinsics headers
 // (_mm512_undefined_ps) when Eigen's vectorised exp() is inlined with -march=native.
@@ -13,6 +14,10 @@
 
 #include <algorithm>
 #include <cmath>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "use_lite_internal.h"
 
@@ -72,6 +77,90 @@ void WorkspaceDeleter::operator()(Workspace* w) const { delete w; }
 WorkspacePtr NewWorkspace() { return WorkspacePtr(new Workspace); }
 
 namespace {
+
+#if defined(__AVX512F__)
+// R rows x 64 columns of C = A * B, accumulated in registers over the whole of k.
+template <int R>
+inline void MatMulTile(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+                       int64_t ldc, int64_t depth) {
+  __m512 acc[R][4];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) acc[r][j] = _mm512_setzero_ps();
+  }
+  for (int64_t k = 0; k < depth; ++k) {
+    const float* bk = b + k * ldb;
+    const __m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
+    const __m512 b2 = _mm512_loadu_ps(bk + 32), b3 = _mm512_loadu_ps(bk + 48);
+    for (int r = 0; r < R; ++r) {
+      const __m512 x = _mm512_set1_ps(a[r * lda + k]);
+      acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
+      acc[r][2] = _mm512_fmadd_ps(x, b2, acc[r][2]);
+      acc[r][3] = _mm512_fmadd_ps(x, b3, acc[r][3]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) _mm512_storeu_ps(c + r * ldc + 16 * j, acc[r][j]);
+  }
+}
+#endif
+
+// C[rows, cols] = A[rows, depth] * B[depth, cols], row-major with leading dimensions.
+// Every element is a chain of fused multiply-adds over k = 0..depth-1 starting from 0, whatever
+// the row count or the code path, so a row's result depends on that row's inputs only: this is
+// what makes a sentence's embedding independent of its batch. (Eigen's GEMM blocks k by matrix
+// size and takes a GEMV path for one row, which breaks that.) The AVX-512 tiles (6 rows x 64
+// columns, 24 accumulators) give the same bits as the portable loop.
+void MatMul(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
+            int64_t rows, int64_t depth, int64_t cols) {
+  int64_t done_cols = 0;
+#if defined(__AVX512F__)
+  constexpr int kTileRows = 6;
+  done_cols = cols - cols % 64;
+  for (int64_t c0 = 0; c0 < done_cols; c0 += 64) {  // a column panel of B stays in L2
+    for (int64_t r0 = 0; r0 < rows; r0 += kTileRows) {
+      const float* ar = a + r0 * lda;
+      float* cr = c + r0 * ldc + c0;
+      switch (std::min<int64_t>(kTileRows, rows - r0)) {
+        case 6:
+          MatMulTile<6>(ar, lda, b + c0, ldb, cr, ldc, depth);
+          break;
+        case 5:
+          MatMulTile<5>(ar, lda, b + c0, ldb, cr, ldc, depth);
+          break;
+        case 4:
+          MatMulTile<4>(ar, lda, b + c0, ldb, cr, ldc, depth);
+          break;
+        case 3:
+          MatMulTile<3>(ar, lda, b + c0, ldb, cr, ldc, depth);
+          break;
+        case 2:
+          MatMulTile<2>(ar, lda, b + c0, ldb, cr, ldc, depth);
+          break;
+        default:
+          MatMulTile<1>(ar, lda, b + c0, ldb, cr, ldc, depth);
+          break;
+      }
+    }
+  }
+#endif
+  if (done_cols == cols) return;
+  for (int64_t r = 0; r < rows; ++r) {
+    float* cr = c + r * ldc;
+    for (int64_t j = done_cols; j < cols; ++j) cr[j] = 0.0f;
+    for (int64_t k = 0; k < depth; ++k) {
+      const float x = a[r * lda + k];
+      const float* bk = b + k * ldb;
+      for (int64_t j = done_cols; j < cols; ++j) cr[j] = std::fma(x, bk[j], cr[j]);
+    }
+  }
+}
+
+// out[0:rows] = in[0:rows] * w, on the top rows of the workspace matrices.
+void Dense(const Matrix& in, const Matrix& w, int64_t rows, Matrix& out) {
+  MatMul(in.data(), in.cols(), w.data(), w.cols(), out.data(), out.cols(), rows, w.rows(),
+         w.cols());
+}
 
 // LayerNorm over the last axis (SPEC.md §3.3): (gamma * rsqrt(var + eps)) * (x - mean) + beta,
 // biased variance. Statistics accumulate in double; the result is float32 as in the graph.
@@ -145,12 +234,8 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
     lengths[b] = static_cast<int>(std::min<size_t>(ids[b]->size(), w_.max_len));  // ClipToMaxLength
     n += lengths[b];
   }
-  // Eigen takes a GEMV path for a single row, whose summation order differs from its GEMM; with
-  // at least two rows every row's result is identical whatever the row count, so a batch's
-  // neighbours never change a sentence's bits.
-  const int64_t m = std::max<int64_t>(n, 2);
-  const int64_t mb = std::max<int64_t>(batch, 2);
-  ws.Reserve(m, mb, w_.max_len);
+  const int64_t m = n;
+  ws.Reserve(std::max<int64_t>(m, 1), std::max<int64_t>(batch, 1), w_.max_len);
 
   // Embedding + timing signal: x = e + (e + signal), on real tokens.
   for (int64_t b = 0; b < batch; ++b) {
@@ -165,19 +250,19 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
   // ---- Layer 0 (256 -> 512) ----
   const LayerWeights& l0 = w_.layers[0];
   LayerNorm(ws.x0.topRows(m), l0.ln_attn_gamma, l0.ln_attn_beta, w_.ln_eps, ws.h0.topRows(m));
-  ws.qkv0.topRows(m).noalias() = ws.h0.topRows(m) * l0.qkv_w;
+  Dense(ws.h0, l0.qkv_w, m, ws.qkv0);
   ws.qkv0.topRows(m).rowwise() += l0.qkv_b;
-  ws.r.topRows(m).noalias() = ws.x0.topRows(m) * w_.res_w;  // AdjustResidualInput on LN's input
+  Dense(ws.x0, w_.res_w, m, ws.r);  // AdjustResidualInput on LN's input
   ws.r.topRows(m).rowwise() += w_.res_b;
   Attention(l0, offsets, lengths, ws);
-  ws.t.topRows(m).noalias() = ws.o0.topRows(m) * l0.out_w;
+  Dense(ws.o0, l0.out_w, m, ws.t);
   ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l0.out_b) + ws.r.topRows(m);
 
   auto ffn = [&](const LayerWeights& l) {  // z = y + relu(LN(y) W1 + b1) W2 + b2
     LayerNorm(ws.y.topRows(m), l.ln_ffn_gamma, l.ln_ffn_beta, w_.ln_eps, ws.h.topRows(m));
-    ws.f.topRows(m).noalias() = ws.h.topRows(m) * l.ffn1_w;
+    Dense(ws.h, l.ffn1_w, m, ws.f);
     ws.f.topRows(m) = (ws.f.topRows(m).rowwise() + l.ffn1_b).cwiseMax(0.0f);
-    ws.t.topRows(m).noalias() = ws.f.topRows(m) * l.ffn2_w;
+    Dense(ws.f, l.ffn2_w, m, ws.t);
     ws.z.topRows(m) = ws.y.topRows(m) + (ws.t.topRows(m).rowwise() + l.ffn2_b);
   };
   ffn(l0);
@@ -185,10 +270,10 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
   // ---- Layer 1 (512) ----
   const LayerWeights& l1 = w_.layers[1];
   LayerNorm(ws.z.topRows(m), l1.ln_attn_gamma, l1.ln_attn_beta, w_.ln_eps, ws.h.topRows(m));
-  ws.qkv1.topRows(m).noalias() = ws.h.topRows(m) * l1.qkv_w;
+  Dense(ws.h, l1.qkv_w, m, ws.qkv1);
   ws.qkv1.topRows(m).rowwise() += l1.qkv_b;
   Attention(l1, offsets, lengths, ws);
-  ws.t.topRows(m).noalias() = ws.o1.topRows(m) * l1.out_w;
+  Dense(ws.o1, l1.out_w, m, ws.t);
   ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l1.out_b) + ws.z.topRows(m);
   ffn(l1);
 
@@ -199,8 +284,7 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
     for (int t = 0; t < lengths[b]; ++t) p += ws.z.row(offsets[b] + t);
     p /= static_cast<float>(std::max(lengths[b], 1));
   }
-  if (batch < mb) ws.pooled.row(batch).setZero();
-  ws.u.topRows(mb).noalias() = ws.pooled.topRows(mb) * w_.tanh_w;
+  Dense(ws.pooled, w_.tanh_w, batch, ws.u);
   for (int64_t b = 0; b < batch; ++b) {
     float* u = ws.u.row(b).data();
     const float* bias = w_.tanh_b.data();

@@ -104,14 +104,14 @@ using WorkspacePtr = std::unique_ptr<Workspace, WorkspaceDeleter>;
 WorkspacePtr NewWorkspace();
 
 // The forward pass (SPEC.md §3). Each output row depends only on its own sequence: dense layers
-// run on the batch's packed tokens as one matrix (Eigen's GEMM gives bit-identical rows for any
-// row count >= 2, so a single-row product is padded to two rows), attention runs per sequence
-// over its real tokens only.
+// run on the batch's packed tokens as one matrix product whose every element is a fixed chain of
+// FMAs over the inner dimension (so rows never interact), attention runs per sequence over its
+// real tokens only.
 class Encoder {
  public:
   explicit Encoder(const Weights& weights);
 
-  // Writes one row per sequence of `ids` into out.row(first_row + i). Ids must lie in
+  // Writes the embedding of sequence ids[i] into out.row(out_rows[i]). Ids must lie in
   // [0, embeddings.rows()) (checked by the caller); sequences longer than max_len are clipped.
   void Forward(const std::vector<const std::vector<int>*>& ids, Workspace& ws, Matrix& out,
                const std::vector<int64_t>& out_rows) const;
