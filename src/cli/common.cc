@@ -1,0 +1,159 @@
+#include "common.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+namespace revsum::cli {
+
+void AddDbOption(CLI::App& sub, std::string* db) {
+  sub.add_option("--db", *db, "SQLite database file (created if missing)")->required();
+}
+
+void AddReadOptions(CLI::App& sub, ReadFlags* flags) {
+  sub.add_option("--format", flags->format, "auto, jsonl, csv, tsv or text")
+      ->capture_default_str();
+  FieldMap& f = flags->options.fields;
+  sub.add_option("--text-field", f.text, "field/column holding the review text");
+  sub.add_option("--product-field", f.product, "field/column holding the product key");
+  sub.add_option("--id-field", f.id, "field/column holding the review id");
+  sub.add_option("--rating-field", f.rating, "field/column holding the rating");
+  sub.add_option("--title-field", f.title, "field/column holding the title");
+  sub.add_option("--time-field", f.time, "field/column holding the time (unix s or ms)");
+  sub.add_flag("--paragraphs", flags->paragraphs,
+               "plain text: reviews are separated by blank lines (default: one per line)");
+}
+
+ReadOptions ResolveReadOptions(const ReadFlags& flags) {
+  ReadOptions options = flags.options;
+  auto format = ParseFormat(flags.format);
+  if (!format) {
+    throw std::invalid_argument("--format: unknown format '" + flags.format +
+                                "' (auto, jsonl, csv, tsv, text)");
+  }
+  options.format = *format;
+  options.blank_line_separated = flags.paragraphs;
+  return options;
+}
+
+ProgressLine::ProgressLine(bool quiet) : enabled_(!quiet && isatty(STDERR_FILENO)) {}
+
+void ProgressLine::Update(const IngestProgress& p) {
+  if (!enabled_) return;
+  double rate = p.seconds > 0 ? static_cast<double>(p.records) / p.seconds : 0;
+  double mb = static_cast<double>(p.bytes) / 1e6;
+  char line[256];
+  if (p.total_bytes > 0 && p.bytes > 0) {
+    double frac = static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
+    double eta = frac > 0 ? p.seconds * (1 - frac) / frac : 0;
+    std::snprintf(line, sizeof line, "\r%s: %s records, %.0f rec/s, %.1f/%.1f MB (%.0f%%), ETA %.0fs ",
+                  p.path.c_str(), Thousands(p.records).c_str(), rate, mb,
+                  static_cast<double>(p.total_bytes) / 1e6, 100 * frac, eta);
+  } else {
+    std::snprintf(line, sizeof line, "\r%s: %s records, %.0f rec/s, %.1f MB ", p.path.c_str(),
+                  Thousands(p.records).c_str(), rate, mb);
+  }
+  std::cerr << line << std::flush;
+  drawn_ = true;
+}
+
+void ProgressLine::Finish() {
+  if (drawn_) std::cerr << "\r\033[K" << std::flush;
+  drawn_ = false;
+}
+
+IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths,
+                       const ReadFlags& flags, int threads, bool quiet) {
+  IngestOptions options;
+  options.read = ResolveReadOptions(flags);
+  options.threads = threads;
+  ProgressLine progress(quiet);
+  options.progress = [&](const IngestProgress& p) { progress.Update(p); };
+  uint64_t shown = 0;
+  options.on_reject = [&](const Reject& r) {
+    if (quiet) return;
+    progress.Finish();
+    if (++shown <= 20) {
+      std::cerr << r.source << ":" << r.line << ": rejected: " << r.reason << "\n";
+    } else if (shown == 21) {
+      std::cerr << "(further rejects not shown; see the rejects table or `revsum stats`)\n";
+    }
+  };
+  IngestCounts total;
+  for (const std::string& path : paths) {
+    IngestCounts c = IngestFile(store, path, options);
+    progress.Finish();
+    if (!quiet) {
+      std::cerr << path << ": read " << Thousands(c.read) << " = ingested "
+                << Thousands(c.ingested + c.duplicates) << " (new " << Thousands(c.ingested)
+                << ", already stored " << Thousands(c.duplicates) << ") + rejected "
+                << Thousands(c.rejected) << "\n";
+    }
+    total += c;
+  }
+  return total;
+}
+
+void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
+  sub.add_option("--scope", flags->scope, "review, product or both")
+      ->check(CLI::IsMember({"review", "product", "both"}))
+      ->capture_default_str();
+  sub.add_option("--budget", flags->budget,
+                 "per summary: words (120w), sentences (5s), LLM tokens (300t) or a ratio (10%)")
+      ->capture_default_str();
+  sub.add_option("--product", flags->products, "only these products (repeatable)");
+  sub.add_option("--embedder", flags->embedder, "auto, use-lite or lexical")
+      ->check(CLI::IsMember({"auto", "use-lite", "lexical"}))
+      ->capture_default_str();
+  sub.add_option("--tokenizer", flags->tokenizer, "o200k_base or cl100k_base (token budgets)")
+      ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
+      ->capture_default_str();
+  sub.add_option("--threads", flags->threads, "embedding threads (0 = all cores)");
+}
+
+RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
+  RunOptions options;
+  options.review_scope = flags.scope == "review" || flags.scope == "both";
+  options.product_scope = flags.scope == "product" || flags.scope == "both";
+  options.products = flags.products;
+  options.embedder = ParseEmbedderChoice(flags.embedder);
+  options.use_lite.threads = flags.threads;
+  if (!ParseEncoding(flags.tokenizer, &options.tokenizer)) {
+    throw std::invalid_argument("--tokenizer: unknown tokenizer '" + flags.tokenizer + "'");
+  }
+  try {
+    options.summarize.budget = ParseBudget(flags.budget);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--budget: ") + e.what());
+  }
+  return options;
+}
+
+RunReport SummarizeAndReport(ReviewStore& store, const RunOptions& run_options, bool quiet) {
+  RunOptions options = run_options;
+  bool tty = !quiet && isatty(STDERR_FILENO);
+  if (tty) {
+    options.progress = [](size_t done, size_t total) {
+      std::cerr << "\rsummarizing: " << done << "/" << total << " products " << std::flush;
+    };
+  }
+  RunReport report = SummarizeStore(store, options);
+  if (tty) std::cerr << "\r\033[K";
+  if (!quiet) {
+    std::cerr << "run " << report.run_id << ": " << report.product_summaries
+              << " product summaries, " << report.review_summaries << " review summaries, "
+              << Thousands(report.sentences_scored) << " sentences scored (embedder "
+              << report.embedder << ", budget " << options.summarize.budget.ToString() << ")\n";
+  }
+  return report;
+}
+
+std::string Thousands(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+}  // namespace revsum::cli

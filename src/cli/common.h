@@ -1,0 +1,62 @@
+// Options and output helpers shared by several commands.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "revsum/ingest.h"
+#include "revsum/run.h"
+
+namespace revsum::cli {
+
+// --db PATH (required).
+void AddDbOption(CLI::App& sub, std::string* db);
+
+// The reader's options: --format, --text-field ... --time-field, --paragraphs.
+struct ReadFlags {
+  std::string format = "auto";
+  bool paragraphs = false;
+  ReadOptions options;
+};
+void AddReadOptions(CLI::App& sub, ReadFlags* flags);
+// Applies --format; throws CLI::ValidationError-like std::invalid_argument on a bad name.
+ReadOptions ResolveReadOptions(const ReadFlags& flags);
+
+// Prints a one-line, self-overwriting progress report on stderr, only when stderr is a terminal
+// and --quiet was not given: records/s, MB read and, when the size is known, % and ETA.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool quiet);
+  void Update(const IngestProgress& p);
+  void Finish();
+
+ private:
+  bool enabled_;
+  bool drawn_ = false;
+};
+
+// Ingests every path, printing rejects and a closing line; returns the summed counts.
+IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths,
+                       const ReadFlags& flags, int threads, bool quiet);
+
+// The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer, --threads.
+struct SummarizeFlags {
+  std::string scope = "product";
+  std::string budget = "100w";
+  std::vector<std::string> products;
+  std::string embedder = "auto";
+  std::string tokenizer = "o200k_base";
+  int threads = 0;
+};
+void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags);
+// Throws std::invalid_argument naming the flag on a bad value.
+RunOptions ResolveRunOptions(const SummarizeFlags& flags);
+// Runs the summarizer and prints a closing line on stderr.
+RunReport SummarizeAndReport(ReviewStore& store, const RunOptions& options, bool quiet);
+
+// "1,234,567".
+std::string Thousands(uint64_t n);
+
+}  // namespace revsum::cli

@@ -1,0 +1,184 @@
+#include "revsum/export.h"
+
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "revsum/summarize.h"
+
+namespace revsum {
+
+ExportFormat ParseExportFormat(std::string_view name) {
+  if (name == "text") return ExportFormat::kText;
+  if (name == "markdown" || name == "md") return ExportFormat::kMarkdown;
+  if (name == "json") return ExportFormat::kJson;
+  if (name == "jsonl") return ExportFormat::kJsonl;
+  throw std::invalid_argument("unknown export format '" + std::string(name) +
+                              "' (text, markdown, json, jsonl)");
+}
+
+namespace {
+
+std::string Json(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Ratio(int64_t before, int64_t after) {
+  return after > 0 ? Fixed(static_cast<double>(before) / static_cast<double>(after), 1) + "x" : "-";
+}
+
+// "1,234 words -> 98 words (12.6x smaller); 1,702 tokens -> 131 tokens, 1,571 saved (13.0x)".
+std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
+  const bool with_tokens = !tokenizer.empty();
+  std::string s = std::to_string(p.words_before) + " words -> " + std::to_string(p.words_after) +
+                  " words (" + Ratio(p.words_before, p.words_after) + " smaller)";
+  if (with_tokens) {
+    s += "; " + std::to_string(p.tokens_before) + " tokens -> " + std::to_string(p.tokens_after) +
+         " " + tokenizer + " tokens, " + std::to_string(p.tokens_before - p.tokens_after) + " saved (" +
+         Ratio(p.tokens_before, p.tokens_after) + ")";
+  }
+  return s;
+}
+
+std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
+  std::string o = "{\"product\":" + Json(p.product) + ",\"reviews\":" + std::to_string(p.reviews);
+  o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
+  o += ",\"summary\":" + Json(p.body) + ",\"citations\":[";
+  for (size_t i = 0; i < p.review_ids.size(); ++i) {
+    o += (i ? "," : "") + std::to_string(p.review_ids[i]);
+  }
+  o += "],\"words_before\":" + std::to_string(p.words_before) +
+       ",\"words_after\":" + std::to_string(p.words_after);
+  if (!tokenizer.empty()) {
+    o += ",\"tokenizer\":" + Json(tokenizer) + ",\"tokens_before\":" +
+         std::to_string(p.tokens_before) + ",\"tokens_after\":" + std::to_string(p.tokens_after) +
+         ",\"tokens_saved\":" + std::to_string(p.tokens_before - p.tokens_after) +
+         ",\"compression\":" +
+         (p.tokens_after ? Fixed(static_cast<double>(p.tokens_before) /
+                                     static_cast<double>(p.tokens_after), 2)
+                         : std::string("null"));
+  }
+  return o + "}";
+}
+
+}  // namespace
+
+std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
+                                           std::ostream& out) {
+  std::optional<RunInfo> run;
+  if (options.run_id) {
+    run = RunInfo{};
+    run->id = *options.run_id;
+  } else {
+    run = store.LatestRun();
+  }
+  if (!run) throw std::runtime_error(store.path() + ": no summaries yet; run `revsum summarize`");
+  std::vector<StoredSummary> summaries = store.GetSummaries(run->id, "product", "");
+  std::map<std::string, const StoredSummary*> by_product;
+  for (const StoredSummary& s : summaries) by_product[s.subject] = &s;
+  std::vector<std::string> products = options.products;
+  if (products.empty()) {
+    for (const auto& [key, s] : by_product) products.push_back(key);
+  }
+  const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
+
+  const CostFunction words = BudgetWordCost();
+  std::vector<ProductExport> exported;
+  if (options.format == ExportFormat::kJson) out << "[";
+  for (size_t i = 0; i < products.size(); ++i) {
+    auto found = by_product.find(products[i]);
+    if (found == by_product.end()) {
+      throw std::runtime_error("no product summary for '" + products[i] + "' in run " +
+                               std::to_string(run->id));
+    }
+    const StoredSummary& summary = *found->second;
+    const std::vector<StoredReview> reviews = store.GetProductReviews(products[i]);
+    ProductExport p;
+    p.product = products[i];
+    p.reviews = static_cast<int64_t>(reviews.size());
+    double rating_sum = 0;
+    int rated = 0;
+    std::map<int64_t, std::pair<int64_t, std::string>> sentence;  // id -> (review id, text)
+    std::string all_reviews;
+    for (const StoredReview& r : reviews) {
+      if (r.rating) {
+        rating_sum += *r.rating;
+        ++rated;
+      }
+      for (const StoredSentence& s : r.sentences) sentence[s.id] = {r.id, s.text};
+      all_reviews += r.text;
+      all_reviews += '\n';
+      p.words_before += static_cast<int64_t>(words(r.text));
+    }
+    if (rated) p.avg_rating = rating_sum / rated;
+
+    // The body: one cited sentence per line (text/markdown), or plain sentences (json).
+    for (int64_t id : summary.sentence_ids) {
+      auto it = sentence.find(id);
+      if (it == sentence.end()) continue;  // sentence deleted since the run
+      const auto& [review_id, text] = it->second;
+      p.review_ids.push_back(review_id);
+      const std::string cite = "[r" + std::to_string(review_id) + "]";
+      switch (options.format) {
+        case ExportFormat::kText: p.body += "- " + text + " " + cite + "\n"; break;
+        case ExportFormat::kMarkdown: p.body += "- " + text + " " + cite + "\n"; break;
+        case ExportFormat::kJson:
+        case ExportFormat::kJsonl: p.body += (p.body.empty() ? "" : " ") + text; break;
+      }
+      p.words_after += static_cast<int64_t>(words(text));
+    }
+    if (options.tokens) {
+      p.tokens_before = static_cast<int64_t>(options.tokens->Count(all_reviews));
+      p.tokens_after = static_cast<int64_t>(options.tokens->Count(p.body));
+    }
+
+    const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
+    switch (options.format) {
+      case ExportFormat::kText:
+        out << "== " << p.product << " (" << p.reviews << " reviews, average rating " << rating
+            << ") ==\n"
+            << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
+        break;
+      case ExportFormat::kMarkdown:
+        out << "## " << p.product << "\n\n*" << p.reviews << " reviews, average rating " << rating
+            << "*\n\n"
+            << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
+        break;
+      case ExportFormat::kJson:
+        out << (i ? ",\n " : "\n ") << JsonObject(p, tokenizer);
+        break;
+      case ExportFormat::kJsonl:
+        out << JsonObject(p, tokenizer) << "\n";
+        break;
+    }
+    exported.push_back(std::move(p));
+  }
+  if (options.format == ExportFormat::kJson) out << "\n]\n";
+  return exported;
+}
+
+}  // namespace revsum

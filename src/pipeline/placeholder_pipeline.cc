@@ -1,2 +1,0 @@
-// Placeholder until the pipeline stage lands; keeps the library target non-empty.
-namespace revsum {}

@@ -1,0 +1,252 @@
+#include "revsum/run.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "revsum/lexical.h"
+#include "revsum/text.h"
+
+namespace revsum {
+
+std::string_view EmbedderChoiceName(EmbedderChoice choice) {
+  switch (choice) {
+    case EmbedderChoice::kLexical: return "lexical";
+    case EmbedderChoice::kUseLite: return "use-lite";
+    case EmbedderChoice::kAuto: return "auto";
+  }
+  return "?";
+}
+
+EmbedderChoice ParseEmbedderChoice(std::string_view name) {
+  if (name == "lexical") return EmbedderChoice::kLexical;
+  if (name == "use-lite") return EmbedderChoice::kUseLite;
+  if (name == "auto") return EmbedderChoice::kAuto;
+  throw std::invalid_argument("unknown embedder '" + std::string(name) +
+                              "' (lexical, use-lite, auto)");
+}
+
+EmbedderPool::EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite)
+    : choice_(choice), use_lite_options_(std::move(use_lite)) {}
+
+EmbedderPool::~EmbedderPool() = default;
+
+Embedder& EmbedderPool::For(const std::vector<std::string>& texts) {
+  bool lexical = choice_ == EmbedderChoice::kLexical;
+  if (choice_ == EmbedderChoice::kAuto) {
+    std::string joined;
+    for (const std::string& t : texts) (joined += t) += ' ';
+    lexical = CjkFraction(joined) > kAutoCjkThreshold;
+  }
+  if (lexical) {
+    if (!lexical_) lexical_ = std::make_unique<LexicalEmbedder>();
+    return *lexical_;
+  }
+  if (!use_lite_) use_lite_ = UseLiteEmbedder::Load(use_lite_options_);
+  return *use_lite_;
+}
+
+std::string EmbedderPool::Describe() const {
+  return choice_ == EmbedderChoice::kAuto ? "auto(use-lite|lexical)"
+                                          : std::string(EmbedderChoiceName(choice_));
+}
+
+std::string EmbedderPool::ModelHash() {
+  std::string hash;
+  if (choice_ != EmbedderChoice::kUseLite) hash += LexicalEmbedder().model_hash();
+  if (choice_ != EmbedderChoice::kLexical) {
+    if (!hash.empty()) hash += ';';
+    hash += For({"model hash"}).model_hash();
+  }
+  return hash;
+}
+
+std::string RunKey(const RunOptions& o) {
+  const ScorerOptions& sc = o.summarize.scorer;
+  const SelectorOptions& se = o.summarize.selector;
+  std::ostringstream key;
+  key << "scopes=" << (o.review_scope ? "review," : "") << (o.product_scope ? "product" : "")
+      << ";budget=" << o.summarize.budget.ToString() << ";embedder=" << EmbedderChoiceName(o.embedder)
+      << ";tokenizer=" << EncodingName(o.tokenizer) << ";seeds=" << o.summarize.seeds_path
+      << ";tau=" << sc.temperature << ";beta=" << sc.anchor_strength
+      << ";consensus=" << sc.consensus_mix << ";centroid=" << sc.centroid_mix
+      << ";exact=" << sc.max_exact_consensus << ";lambda=" << se.lambda
+      << ";dup=" << se.duplicate_threshold << ";alpha=" << se.cost_exponent
+      << ";min_words=" << se.min_words << ";max_share=" << se.max_budget_share
+      << ";min_max=" << se.min_max_words << ";fill=" << se.fill_budget << ";products=";
+  std::vector<std::string> products = o.products;
+  std::sort(products.begin(), products.end());
+  for (const std::string& p : products) key << p << '\x1f';
+  return key.str();
+}
+
+namespace {
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Collects the run's results and writes them; the run row is created with the head names of the
+// first scored scope (product scopes have every head, so they fix the layout).
+class RunWriter {
+ public:
+  RunWriter(ReviewStore& store, RunInfo info) : store_(store), info_(std::move(info)) {}
+
+  void Write(const std::string& scope, const std::string& subject,
+             const std::vector<int64_t>& sentence_ids, const std::vector<std::string>& texts,
+             const ScopeSummary& result, const CostFunction& cost, const std::string& unit,
+             const std::string& embedder) {
+    if (!run_id_) {
+      heads_ = result.weights.head_names;
+      run_id_ = store_.BeginRun(info_, heads_);
+    }
+    std::vector<ScoreRow> rows(sentence_ids.size());
+    for (size_t i = 0; i < sentence_ids.size(); ++i) {
+      const auto row = static_cast<Eigen::Index>(i);
+      rows[i].sentence_id = sentence_ids[i];
+      rows[i].weight = result.weights.final(row);
+      rows[i].head_weights.assign(heads_.size(), 0.0f);
+      for (size_t h = 0; h < result.weights.head_names.size(); ++h) {
+        auto at = std::find(heads_.begin(), heads_.end(), result.weights.head_names[h]);
+        if (at != heads_.end()) {
+          rows[i].head_weights[static_cast<size_t>(at - heads_.begin())] =
+              result.weights.per_head(row, static_cast<Eigen::Index>(h));
+        }
+      }
+    }
+    store_.AddScores(*run_id_, scope, rows);
+    StoredSummary summary;
+    summary.run_id = *run_id_;
+    summary.scope = scope;
+    summary.subject = subject;
+    summary.unit = unit;
+    summary.embedder = embedder;
+    for (const std::string& t : texts) summary.units_in += static_cast<int64_t>(cost(t));
+    for (const Selected& s : result.selected) {
+      if (!summary.text.empty()) summary.text += ' ';
+      summary.text += s.text;
+      summary.sentence_ids.push_back(sentence_ids[s.index]);
+      summary.units_out += static_cast<int64_t>(s.cost);
+    }
+    store_.AddSummary(summary);
+  }
+
+  int64_t Finish() {
+    if (!run_id_) run_id_ = store_.BeginRun(info_, heads_);
+    store_.FinishRun(*run_id_);
+    return *run_id_;
+  }
+
+ private:
+  ReviewStore& store_;
+  RunInfo info_;
+  std::optional<int64_t> run_id_;
+  std::vector<std::string> heads_;
+};
+
+}  // namespace
+
+RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
+  SummarizeOptions summarize = options.summarize;
+  std::shared_ptr<TokenCounter> tokens;
+  std::string unit = "words";
+  CostFunction cost = BudgetWordCost();
+  if (summarize.budget.unit == Budget::Unit::kTokens) {
+    std::string error;
+    tokens = TokenCounter::Load(options.tokenizer, &error);
+    if (!tokens) throw std::runtime_error(error);
+    summarize.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
+    cost = summarize.token_cost;
+    unit = std::string(EncodingName(options.tokenizer));
+  }
+  const SeedSet seeds =
+      summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
+
+  std::vector<std::string> products = options.products;
+  if (products.empty()) {
+    products = store.Products();
+  } else {
+    for (const std::string& p : products) {
+      if (!store.HasProduct(p)) throw std::runtime_error("no product '" + p + "' in " + store.path());
+    }
+  }
+
+  EmbedderPool pool(options.embedder, options.use_lite);
+  RunInfo info;
+  info.key = RunKey(options);
+  info.embedder = pool.Describe();
+  info.model_hash = pool.ModelHash();
+  std::ostringstream params;
+  params << "{\"budget\":" << JsonString(summarize.budget.ToString())
+         << ",\"scopes\":" << JsonString(std::string(options.review_scope ? "review " : "") +
+                                         (options.product_scope ? "product" : ""))
+         << ",\"embedder\":" << JsonString(EmbedderChoiceName(options.embedder))
+         << ",\"tokenizer\":" << JsonString(EncodingName(options.tokenizer))
+         << ",\"products\":" << (options.products.empty() ? 0 : options.products.size())
+         << ",\"key\":" << JsonString(info.key) << "}";
+  info.params_json = params.str();
+
+  RunWriter writer(store, info);
+  RunReport report;
+  report.embedder = info.embedder;
+  for (size_t p = 0; p < products.size(); ++p) {
+    const std::vector<StoredReview> reviews = store.GetProductReviews(products[p]);
+    if (options.product_scope) {
+      std::vector<std::string> texts;
+      std::vector<int64_t> ids;
+      for (const StoredReview& r : reviews) {
+        for (const StoredSentence& s : r.sentences) {
+          texts.push_back(s.text);
+          ids.push_back(s.id);
+        }
+      }
+      if (!texts.empty()) {
+        Embedder& embedder = pool.For(texts);
+        ScopeSummary result = SummarizeScope(texts, Scope::kProduct, summarize, seeds, embedder);
+        writer.Write("product", products[p], ids, texts, result, cost, unit, embedder.name());
+        ++report.product_summaries;
+        report.sentences_scored += texts.size();
+      }
+    }
+    if (options.review_scope) {
+      for (const StoredReview& r : reviews) {
+        if (r.sentences.empty()) continue;
+        std::vector<std::string> texts;
+        std::vector<int64_t> ids;
+        for (const StoredSentence& s : r.sentences) {
+          texts.push_back(s.text);
+          ids.push_back(s.id);
+        }
+        Embedder& embedder = pool.For(texts);
+        ScopeSummary result = SummarizeScope(texts, Scope::kReview, summarize, seeds, embedder);
+        writer.Write("review", std::to_string(r.id), ids, texts, result, cost, unit,
+                     embedder.name());
+        ++report.review_summaries;
+        report.sentences_scored += texts.size();
+      }
+    }
+    if (options.progress) options.progress(p + 1, products.size());
+  }
+  report.run_id = writer.Finish();
+  return report;
+}
+
+}  // namespace revsum

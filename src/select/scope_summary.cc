@@ -1,0 +1,28 @@
+// SummarizeScope: embed (with the seeds), score, select — for sentences already segmented.
+#include "revsum/summarize.h"
+
+namespace revsum {
+
+ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
+                            const SummarizeOptions& options, const SeedSet& seeds,
+                            Embedder& embedder) {
+  ScopeSummary out;
+  if (texts.empty()) return out;
+  // Scope and seeds in one batch, so a batch-fitted embedder puts them in one space.
+  const std::vector<std::string> seed_texts = SeedSentences(seeds);
+  std::vector<std::string> batch = texts;
+  batch.insert(batch.end(), seed_texts.begin(), seed_texts.end());
+  const Matrix all = embedder.Embed(batch);
+  const Eigen::Index n = static_cast<Eigen::Index>(texts.size());
+  const Matrix S = all.topRows(n);
+  std::vector<HeadAnchor> anchors;
+  if (!seed_texts.empty()) anchors = BuildAnchors(seeds, all.bottomRows(all.rows() - n));
+
+  const AttentionScorer scorer(options.scorer, std::move(anchors));
+  out.weights = scorer.Score(S, scope);
+  const BudgetedSelector selector(options.selector, BudgetWordCost(), options.token_cost);
+  out.selected = selector.Select(texts, out.weights.final, S, options.budget);
+  return out;
+}
+
+}  // namespace revsum
