@@ -1,7 +1,7 @@
 // Token counting speed on the parity corpus (tests/data/tokens/parity.jsonl: English and Chinese
 // reviews, code, URLs, emoji, whitespace runs, random mixes). Reports tokens/s and bytes/s for
-// Encode and Count with both encodings, and the pre-tokenizer (ICU regex) alone, so the share
-// of the time spent in the regex is visible. bench/tokens_vs_js.sh compares with js-tiktoken.
+// Encode and Count with both encodings, and the pre-tokenizer alone with both engines (the
+// hand-written matcher and ICU's regex), so the share of the time spent splitting is visible. bench/tokens_vs_js.sh compares with js-tiktoken.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -93,13 +93,12 @@ void BM_Count(benchmark::State& state, revsum::Encoding encoding) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * CorpusBytes()));
 }
 
-// The ICU pre-tokenizer alone (o200k_base pattern), no BPE.
-void BM_PretokenizeO200k(benchmark::State& state) {
-  Counter(revsum::Encoding::kO200kBase);  // fails early, with the fetch hint, if data is missing
+// The pre-tokenizer alone (o200k_base pattern, no BPE), with either engine.
+void BM_PretokenizeO200k(benchmark::State& state,
+                         revsum::tokens_internal::Pretokenizer::Engine engine) {
   std::string error;
   auto pretokenizer = revsum::tokens_internal::Pretokenizer::Create(
-      R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-      &error);
+      revsum::tokens_internal::kO200kPattern, &error, engine);
   std::vector<std::string_view> pieces;
   size_t count = 0;
   for (auto _ : state) {
@@ -117,7 +116,11 @@ void BM_PretokenizeO200k(benchmark::State& state) {
 BENCHMARK_CAPTURE(BM_Encode, o200k_base, revsum::Encoding::kO200kBase)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Encode, cl100k_base, revsum::Encoding::kCl100kBase)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Count, o200k_base, revsum::Encoding::kO200kBase)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PretokenizeO200k)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PretokenizeO200k, fast,
+                  revsum::tokens_internal::Pretokenizer::Engine::kFastest)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PretokenizeO200k, icu, revsum::tokens_internal::Pretokenizer::Engine::kIcu)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
