@@ -19,7 +19,7 @@ bench="$build/use_lite_bench"
 [ -f "$models/use-lite/model.json" ] || { echo "use_lite_vs_numpy: model missing; run scripts/fetch-use-lite" >&2; exit 1; }
 
 echo "== load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) CPUs"
-echo "== C++ (Eigen) $bench"
+echo "== C++ $bench (Embed(): tokenizer + forward, cache off)"
 cpp=$("$bench" --benchmark_filter='BM_UseLiteBatch(1|32)/' --benchmark_format=json 2>/dev/null)
 numpy_out=$(/usr/bin/python3 "$here/bench/use_lite_numpy_bench.py" --reference "$reference" \
   --model-dir "$models/use-lite" --sentences "$sentences" --seconds "${SECONDS_PER_CASE:-5}")

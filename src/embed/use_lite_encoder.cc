@@ -145,13 +145,19 @@ void MatMul(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, 
   }
 #endif
   if (done_cols == cols) return;
+  // Portable path (and the columns the tiles do not cover): the same per-element chain over k,
+  // fused where the target has FMA, so it matches the tiles bit for bit on such machines.
   for (int64_t r = 0; r < rows; ++r) {
     float* cr = c + r * ldc;
     for (int64_t j = done_cols; j < cols; ++j) cr[j] = 0.0f;
     for (int64_t k = 0; k < depth; ++k) {
       const float x = a[r * lda + k];
       const float* bk = b + k * ldb;
+#if defined(__FMA__)
       for (int64_t j = done_cols; j < cols; ++j) cr[j] = std::fma(x, bk[j], cr[j]);
+#else
+      for (int64_t j = done_cols; j < cols; ++j) cr[j] += x * bk[j];
+#endif
     }
   }
 }
