@@ -1,0 +1,83 @@
+// revsum eval --gold FILE.jsonl: summarise each entity of a benchmark set and score it with ROUGE
+// (protocol of ../shared/data/bench/README.md), or score another system's output (--system).
+#include <cstdio>
+#include <iostream>
+
+#include "command.h"
+#include "common.h"
+#include "revsum/eval.h"
+#include "revsum/summarize.h"
+
+namespace revsum::cli {
+namespace {
+
+struct EvalArgs {
+  std::vector<std::string> gold;
+  std::string system, write_summaries, budget = "100w", embedder = "auto";
+  bool budget_from_file = false, per_entity = false;
+  int threads = 0;
+};
+
+Runner Setup(CLI::App& sub) {
+  auto args = std::make_shared<EvalArgs>();
+  sub.add_option("--gold", args->gold, "benchmark set(s): entities with reviews and gold summaries")
+      ->required();
+  sub.add_flag("--budget-from-file", args->budget_from_file,
+               "use each entity's budget_words (the protocol's budget) instead of --budget");
+  sub.add_option("--budget", args->budget, "budget when not taken from the file")
+      ->capture_default_str();
+  sub.add_option("--system", args->system,
+                 "score this {\"id\",\"summary\"} JSONL instead of summarising");
+  sub.add_option("--write-summaries", args->write_summaries,
+                 "write revsum's summaries as {\"id\",\"summary\"} JSONL");
+  sub.add_option("--embedder", args->embedder, "auto, use-lite or lexical")
+      ->check(CLI::IsMember({"auto", "use-lite", "lexical"}))
+      ->capture_default_str();
+  sub.add_option("--threads", args->threads, "embedding threads (0 = all cores)");
+  sub.add_flag("--per-entity", args->per_entity, "also print ROUGE F per entity");
+  return [args] {
+    std::vector<BenchEntity> entities;
+    for (const std::string& path : args->gold) {
+      std::vector<BenchEntity> set = ReadBenchSet(path);
+      entities.insert(entities.end(), set.begin(), set.end());
+    }
+    std::map<std::string, std::string> summaries;
+    if (!args->system.empty()) {
+      summaries = ReadSystemOutputs(args->system);
+    } else {
+      UseLiteOptions use_lite;
+      use_lite.threads = args->threads;
+      EmbedderPool pool(ParseEmbedderChoice(args->embedder), use_lite);
+      SummarizeOptions options;
+      const Budget fixed = ParseBudget(args->budget);
+      for (const BenchEntity& e : entities) {
+        options.budget = args->budget_from_file
+                             ? Budget{Budget::Unit::kWords, static_cast<double>(e.budget_words)}
+                             : fixed;
+        std::vector<std::string> texts;
+        for (const BenchReview& r : e.reviews) texts.push_back(r.text);
+        summaries[e.id] = SummarizeTexts(texts, options, pool.For(texts)).Text();
+      }
+      if (!args->write_summaries.empty()) WriteSystemOutputs(args->write_summaries, summaries);
+    }
+    std::vector<EntityScores> per_entity;
+    std::vector<DatasetScores> scores = ScoreSystem(entities, summaries, &per_entity);
+    if (args->per_entity) {
+      for (const EntityScores& e : per_entity) {
+        std::printf("%-40s R1 %6.2f  R2 %6.2f  RL %6.2f\n", e.id.c_str(), 100 * e.r1.f,
+                    100 * e.r2.f, 100 * e.rl.f);
+      }
+    }
+    std::printf("%-12s %8s %7s %7s %7s\n", "dataset", "entities", "R1", "R2", "RL");
+    for (const DatasetScores& d : scores) {
+      std::printf("%-12s %8zu %7.2f %7.2f %7.2f\n", d.dataset.c_str(), d.entities, d.r1, d.r2,
+                  d.rl);
+    }
+    return kExitOk;
+  };
+}
+
+REVSUM_COMMAND("eval", "ROUGE-1/2/L of revsum (or another system) on benchmark sets", Setup);
+
+}  // namespace
+}  // namespace revsum::cli
