@@ -1,0 +1,62 @@
+// Running the real revsum binary from end-to-end tests.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace revsum::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs `revsum <args>` with `input` on stdin; stdout and stderr are captured separately.
+inline CommandResult RunRevsum(const std::string& args, const std::string& input = "",
+                               const std::string& env = "") {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  fs::path base = fs::path(::testing::TempDir()) /
+                  ("revsum_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+  std::ofstream(base.string() + ".in", std::ios::binary) << input;
+  std::string command = env + " " + REVSUM_BINARY + " " + args + " < '" + base.string() +
+                        ".in' 2> '" + base.string() + ".err'";
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(base.string() + ".err", std::ios::binary);
+  result.err.assign(std::istreambuf_iterator<char>(err), {});
+  fs::remove(base.string() + ".in");
+  fs::remove(base.string() + ".err");
+  return result;
+}
+
+// A fresh temporary directory, removed with the object.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = std::filesystem::path(::testing::TempDir()) /
+            ("revsum_test_" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace revsum::testing
