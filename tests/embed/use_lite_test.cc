@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -179,6 +180,41 @@ TEST(UseLite, CacheServesRepeatsWithIdenticalBits) {
 
   model->Embed({"one", "two", "three", "four", "five"});
   EXPECT_EQ(model->cache_stats().entries, 3u);  // bounded: least recently used evicted
+}
+
+TEST(UseLite, InvalidUtf8BecomesReplacementCharacters) {
+  REVSUM_REQUIRE_USE_LITE(model);
+  // A truncated sequence decodes to U+FFFD, which has no piece: one unknown id after "caf".
+  EXPECT_EQ(model->Tokenize("caf\xC3"), model->Tokenize("caf\xEF\xBF\xBD"));
+  const Matrix e = model->Embed({"caf\xC3", "\xFF\xFE"});
+  EXPECT_NEAR(e.row(0).norm(), 1.0f, 1e-6);
+  EXPECT_NEAR(e.row(1).norm(), 1.0f, 1e-6);
+}
+
+TEST(UseLite, ConcurrentCallsGetTheSameBits) {
+  UseLiteOptions options;
+  options.threads = 2;
+  options.cache_entries = 16;  // small, so that the threads also evict each other's entries
+  std::unique_ptr<UseLiteEmbedder> model;
+  try {
+    model = UseLiteEmbedder::Load(options);
+  } catch (const UseLiteError& e) {
+    FAIL() << e.what();
+  }
+  std::vector<std::string> texts;
+  for (const auto& r : EmbeddingFixtures()) texts.push_back(r.text);
+  const Matrix expected = model->Embed(texts);
+  std::vector<Matrix> got(3);
+  std::vector<std::thread> callers;
+  for (int k = 0; k < 3; ++k) {
+    callers.emplace_back([&, k] {
+      for (int round = 0; round < 3; ++round) got[k] = model->Embed(texts);
+    });
+  }
+  for (auto& t : callers) t.join();
+  for (int k = 0; k < 3; ++k) {
+    for (size_t i = 0; i < texts.size(); ++i) EXPECT_TRUE(SameBits(expected, i, got[k], i)) << k;
+  }
 }
 
 TEST(UseLite, SentencesLongerThan128TokensKeepTheirFirst128) {
