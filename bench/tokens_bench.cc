@@ -1,7 +1,8 @@
 // Token counting speed on the parity corpus (tests/data/tokens/parity.jsonl: English and Chinese
 // reviews, code, URLs, emoji, whitespace runs, random mixes). Reports tokens/s and bytes/s for
 // Encode and Count with both encodings, and the pre-tokenizer alone with both engines (the
-// hand-written matcher and ICU's regex), so the share of the time spent splitting is visible. bench/tokens_vs_js.sh compares with js-tiktoken.
+// hand-written matcher and ICU's regex), so the share of the time spent splitting is visible.
+// bench/tokens_vs_js.sh compares with js-tiktoken.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -74,8 +75,8 @@ void BM_Encode(benchmark::State& state, revsum::Encoding encoding) {
     }
     benchmark::DoNotOptimize(ids.data());
   }
-  state.counters["tokens/s"] = benchmark::Counter(static_cast<double>(tokens),
-                                                  benchmark::Counter::kIsRate);
+  state.counters["tokens/s"] =
+      benchmark::Counter(static_cast<double>(tokens), benchmark::Counter::kIsRate);
   state.counters["texts"] = static_cast<double>(Corpus().size());
   state.counters["tokens_per_pass"] =
       static_cast<double>(tokens) / static_cast<double>(std::max<int64_t>(state.iterations(), 1));
@@ -88,8 +89,8 @@ void BM_Count(benchmark::State& state, revsum::Encoding encoding) {
   for (auto _ : state) {
     for (const std::string& text : Corpus()) tokens += counter.Count(text);
   }
-  state.counters["tokens/s"] = benchmark::Counter(static_cast<double>(tokens),
-                                                  benchmark::Counter::kIsRate);
+  state.counters["tokens/s"] =
+      benchmark::Counter(static_cast<double>(tokens), benchmark::Counter::kIsRate);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * CorpusBytes()));
 }
 
@@ -108,14 +109,17 @@ void BM_PretokenizeO200k(benchmark::State& state,
       count += pieces.size();
     }
   }
-  state.counters["pieces/s"] = benchmark::Counter(static_cast<double>(count),
-                                                  benchmark::Counter::kIsRate);
+  state.counters["pieces/s"] =
+      benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsRate);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * CorpusBytes()));
 }
 
-BENCHMARK_CAPTURE(BM_Encode, o200k_base, revsum::Encoding::kO200kBase)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Encode, cl100k_base, revsum::Encoding::kCl100kBase)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Count, o200k_base, revsum::Encoding::kO200kBase)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Encode, o200k_base, revsum::Encoding::kO200kBase)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Encode, cl100k_base, revsum::Encoding::kCl100kBase)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Count, o200k_base, revsum::Encoding::kO200kBase)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PretokenizeO200k, fast,
                   revsum::tokens_internal::Pretokenizer::Engine::kFastest)
     ->Unit(benchmark::kMillisecond);

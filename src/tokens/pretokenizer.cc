@@ -90,22 +90,24 @@ bool JsPatternToIcu(std::string_view js, std::string* icu_pattern, std::string* 
       }
       continue;
     }
-    if (c == '[' && !in_class) in_class = true;
-    else if (c == ']' && in_class) in_class = false;
+    if (c == '[' && !in_class)
+      in_class = true;
+    else if (c == ']' && in_class)
+      in_class = false;
     out += c;
   }
   *icu_pattern = std::move(out);
   return true;
 }
 
-std::unique_ptr<Pretokenizer> Pretokenizer::Create(std::string_view js_pattern,
-                                                   std::string* error, Engine engine) {
+std::unique_ptr<Pretokenizer> Pretokenizer::Create(std::string_view js_pattern, std::string* error,
+                                                   Engine engine) {
   std::string icu_pattern;
   if (!JsPatternToIcu(js_pattern, &icu_pattern, error)) return nullptr;
   UErrorCode status = U_ZERO_ERROR;
   UParseError parse{};
-  std::unique_ptr<icu::RegexPattern> compiled(icu::RegexPattern::compile(
-      icu::UnicodeString::fromUTF8(icu_pattern), 0, parse, status));
+  std::unique_ptr<icu::RegexPattern> compiled(
+      icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(icu_pattern), 0, parse, status));
   if (U_FAILURE(status)) {
     *error = "pattern does not compile with ICU (" + std::string(u_errorName(status)) +
              " at offset " + std::to_string(parse.offset) + "): " + icu_pattern;
@@ -142,24 +144,46 @@ uint8_t Classify(char32_t c) {
   uint8_t f = 0;
   switch (u_charType(static_cast<UChar32>(c))) {
     case U_UPPERCASE_LETTER:
-    case U_TITLECASE_LETTER: f = kL | kUpper; break;
-    case U_LOWERCASE_LETTER: f = kL | kLower; break;
+    case U_TITLECASE_LETTER:
+      f = kL | kUpper;
+      break;
+    case U_LOWERCASE_LETTER:
+      f = kL | kLower;
+      break;
     case U_MODIFIER_LETTER:
-    case U_OTHER_LETTER: f = kL | kUpper | kLower; break;
+    case U_OTHER_LETTER:
+      f = kL | kUpper | kLower;
+      break;
     case U_NON_SPACING_MARK:
     case U_ENCLOSING_MARK:
-    case U_COMBINING_SPACING_MARK: f = kUpper | kLower; break;
+    case U_COMBINING_SPACING_MARK:
+      f = kUpper | kLower;
+      break;
     case U_DECIMAL_DIGIT_NUMBER:
     case U_LETTER_NUMBER:
-    case U_OTHER_NUMBER: f = kN; break;
-    default: break;
+    case U_OTHER_NUMBER:
+      f = kN;
+      break;
+    default:
+      break;
   }
   switch (c) {
-    case '\t': case '\v': case '\f': case ' ': case 0xA0: case 0x1680: case 0x2028:
-    case 0x2029: case 0x202F: case 0x205F: case 0x3000: case 0xFEFF:
+    case '\t':
+    case '\v':
+    case '\f':
+    case ' ':
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+    case 0xFEFF:
       f |= kSpace;
       break;
-    case '\n': case '\r':
+    case '\n':
+    case '\r':
       f |= kSpace | kCrLf;
       break;
     default:
@@ -211,9 +235,9 @@ struct Run {
       if (f[e - 1] & kCrLf) return RunOf(e - 1, kCrLf);
     }
     if (k == i) return i;
-    if (k == n) return k;          // \s+(?!\S) at the end of the text
-    if (k - 1 > i) return k - 1;   // \s+(?!\S): leave the last space to the next piece
-    return k;                      // \s+
+    if (k == n) return k;         // \s+(?!\S) at the end of the text
+    if (k - 1 > i) return k - 1;  // \s+(?!\S): leave the last space to the next piece
+    return k;                     // \s+
   }
   // \p{N}{1,3}
   size_t Digits(size_t i) const {
@@ -323,8 +347,8 @@ void Pretokenizer::SplitWithIcu(std::string_view text,
   }
   if (matcher == nullptr) {
     UErrorCode status = U_ZERO_ERROR;
-    auto made = std::make_unique<icu::RegexMatcher>(icu::UnicodeString::fromUTF8(icu_pattern_),
-                                                    0, status);
+    auto made =
+        std::make_unique<icu::RegexMatcher>(icu::UnicodeString::fromUTF8(icu_pattern_), 0, status);
     if (U_FAILURE(status)) std::abort();  // compiled fine in Create; cannot fail here
     if (matchers.size() >= 8) matchers.erase(matchers.begin());
     matchers.push_back({id_, std::move(made)});
@@ -351,10 +375,10 @@ void Pretokenizer::SplitWithIcu(std::string_view text,
     if (run_end > pos) {
       UErrorCode status = U_ZERO_ERROR;
       UText local = UTEXT_INITIALIZER;
-      UText* ut = utext_openUChars(&local, utf16.data(), static_cast<int64_t>(utf16.size()),
-                                   &status);
+      UText* ut =
+          utext_openUChars(&local, utf16.data(), static_cast<int64_t>(utf16.size()), &status);
       matcher->reset(ut);
-      size_t at8 = pos;    // UTF-8 offset of UTF-16 index at16
+      size_t at8 = pos;  // UTF-8 offset of UTF-16 index at16
       int64_t at16 = 0;
       auto advance_to = [&](int64_t target16) {
         for (; at16 < target16; ++at16) at8 += Utf8LengthOfUnit(utf16[at16]);

@@ -61,13 +61,20 @@ bool DecodeBase64(std::string_view in, std::string* out) {
   int bits = 0;
   for (char c : in) {
     int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+') v = 62;
-    else if (c == '/') v = 63;
-    else if (c == '=') break;
-    else return false;
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '+')
+      v = 62;
+    else if (c == '/')
+      v = 63;
+    else if (c == '=')
+      break;
+    else
+      return false;
     acc = (acc << 6) | static_cast<uint32_t>(v);
     bits += 6;
     if (bits >= 8) {
@@ -231,8 +238,9 @@ std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
   }
   line_no = 4;
   if (pattern != PatternOf(encoding)) {
-    return fail("the pre-tokenization pattern differs from the one revsum implements for " +
-                name + "; this build supports js-tiktoken " + "1.0.21's pattern");
+    return fail("the pre-tokenization pattern differs from the one revsum implements for " + name +
+                " (js-tiktoken " + rep->source_version +
+                "); update src/tokens/pretokenizer.h and re-run the parity fixtures");
   }
   if (rep->ranks.size() < 256) return fail("vocabulary has fewer than 256 tokens");
   rep->ranks.Finish();

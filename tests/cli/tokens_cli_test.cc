@@ -37,9 +37,9 @@ bool VocabularyPresent() {
   return std::filesystem::exists(revsum::DefaultModelsDir() / "tiktoken" / "o200k_base.tiktoken");
 }
 
-#define REQUIRE_VOCABULARY()                                                      \
-  if (!VocabularyPresent() && !::revsum::testing::RunningInCi()) {                \
-    GTEST_SKIP() << "vocabulary not fetched; run scripts/fetch-tiktoken";         \
+#define REQUIRE_VOCABULARY()                                              \
+  if (!VocabularyPresent() && !::revsum::testing::RunningInCi()) {        \
+    GTEST_SKIP() << "vocabulary not fetched; run scripts/fetch-tiktoken"; \
   }
 
 TEST(TokensCommandTest, PrintsOneCountPerLineAndIdsOnRequest) {

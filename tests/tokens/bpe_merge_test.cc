@@ -15,7 +15,8 @@ namespace {
 BpeRanks SmallVocabulary() {
   BpeRanks ranks;
   for (int b = 0; b < 256; ++b) ranks.Add(std::string(1, static_cast<char>(b)));
-  for (const char* t : {"aa", "ab", "bc", "ca", "aaa", "abc", "cab", "aab", "bcc", "aaaa", "abca"}) {
+  for (const char* t :
+       {"aa", "ab", "bc", "ca", "aaa", "abc", "cab", "aab", "bcc", "aaaa", "abca"}) {
     ranks.Add(t);
   }
   ranks.Finish();

@@ -62,16 +62,17 @@ TEST(PretokenizerTest, SplitsO200kLikeTiktoken) {
 
 TEST(PretokenizerTest, SplitsCl100kLikeTiktoken) {
   Pair p = Make(kCl100kPattern);
-  EXPECT_THAT(Split(*p.fast, "I'M here, they'LL   go!!\n\nOK"),
-              ::testing::ElementsAre("I", "'M", " here", ",", " they", "'LL", "  ", " go", "!!\n\n",
-                                     "OK"));
+  EXPECT_THAT(
+      Split(*p.fast, "I'M here, they'LL   go!!\n\nOK"),
+      ::testing::ElementsAre("I", "'M", " here", ",", " they", "'LL", "  ", " go", "!!\n\n", "OK"));
 }
 
 TEST(PretokenizerTest, InvalidBytesArePiecesOfTheirOwn) {
   for (std::string_view pattern : {kO200kPattern, kCl100kPattern}) {
     Pair p = Make(pattern);
     for (const Pretokenizer* engine : {p.fast.get(), p.icu.get()}) {
-      EXPECT_THAT(Split(*engine, "ab\xFF\xC3 cd"), ::testing::ElementsAre("ab", "\xFF", "\xC3", " cd"));
+      EXPECT_THAT(Split(*engine, "ab\xFF\xC3 cd"),
+                  ::testing::ElementsAre("ab", "\xFF", "\xC3", " cd"));
     }
   }
 }
@@ -97,11 +98,11 @@ TEST(PretokenizerTest, FastMatcherAgreesWithIcuOnTheParityCorpus) {
 // punctuation, emoji and a ZWJ.
 TEST(PretokenizerTest, FastMatcherAgreesWithIcuOnRandomStrings) {
   const char32_t alphabet[] = {
-      'A', 'S', 'L', 'E', 'a', 's', 't', 'l', 'e', 'r', 'v', 'm', 'd', 'D', 'R', 'V', 'M',
-      0x01C5, 0x02B0, 0x4E2D, 0x0627, 0x0301, 0x0903, 0x20DD, 0x0939, 0x093F, '0', '7',
-      0x0663, 0x00BD, 0x2167, ' ', ' ', ' ', '\t', '\n', '\r', 0x0B, 0x0C, 0xA0, 0x3000, 0xFEFF,
-      0x0085, 0x2028, 0x200B, '\'', '\'', 0x2019, '/', '.', '!', ',', '-', '"', 0x1F600, 0x200D,
-      0xFE0F, 0x1F3FD, 0xFF0C, 0x3002};
+      'A',    'S',    'L',  'E',  'a',    's',    't',     'l',    'e',    'r',     'v',    'm',
+      'd',    'D',    'R',  'V',  'M',    0x01C5, 0x02B0,  0x4E2D, 0x0627, 0x0301,  0x0903, 0x20DD,
+      0x0939, 0x093F, '0',  '7',  0x0663, 0x00BD, 0x2167,  ' ',    ' ',    ' ',     '\t',   '\n',
+      '\r',   0x0B,   0x0C, 0xA0, 0x3000, 0xFEFF, 0x0085,  0x2028, 0x200B, '\'',    '\'',   0x2019,
+      '/',    '.',    '!',  ',',  '-',    '"',    0x1F600, 0x200D, 0xFE0F, 0x1F3FD, 0xFF0C, 0x3002};
   Pair o200k = Make(kO200kPattern), cl100k = Make(kCl100kPattern);
   uint64_t state = 0x9E3779B97F4A7C15ull;  // xorshift64, fixed seed
   for (int n = 0; n < 20000; ++n) {

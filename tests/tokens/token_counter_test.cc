@@ -7,6 +7,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 
 #include "revsum/tokens.h"
 #include "support/shared_data.h"
@@ -71,17 +72,17 @@ const TokenCounter* Counter(Encoding encoding) {
   return counters[k].get();
 }
 
-#define REQUIRE_COUNTER(var, encoding)                                            \
-  const TokenCounter* var = nullptr;                                              \
-  {                                                                               \
-    std::string error_;                                                           \
-    if (!::revsum::testing::RunningInCi() &&                                      \
-        !std::filesystem::exists(DefaultModelsDir() / "tiktoken" /                \
+#define REQUIRE_COUNTER(var, encoding)                                                   \
+  const TokenCounter* var = nullptr;                                                     \
+  {                                                                                      \
+    std::string error_;                                                                  \
+    if (!::revsum::testing::RunningInCi() &&                                             \
+        !std::filesystem::exists(DefaultModelsDir() / "tiktoken" /                       \
                                  (std::string(EncodingName(encoding)) + ".tiktoken"))) { \
-      GTEST_SKIP() << "vocabulary not fetched; run scripts/fetch-tiktoken";       \
-    }                                                                             \
-    var = Counter(encoding);                                                      \
-    ASSERT_NE(var, nullptr);                                                      \
+      GTEST_SKIP() << "vocabulary not fetched; run scripts/fetch-tiktoken";              \
+    }                                                                                    \
+    var = Counter(encoding);                                                             \
+    ASSERT_NE(var, nullptr);                                                             \
   }
 
 class ParityTest : public ::testing::TestWithParam<Encoding> {};
@@ -114,8 +115,7 @@ TEST_P(ParityTest, SpecialTokenTextsAreEncodedAsOrdinaryText) {
     // The fixture pins js-tiktoken's behaviour: plain encode(text) throws on these texts,
     // encode(text, [], []) is what revsum's Encode returns, encode(text, "all") what
     // EncodeWithSpecialTokens returns.
-    const auto& special =
-        GetParam() == Encoding::kO200kBase ? c.o200k_special : c.cl100k_special;
+    const auto& special = GetParam() == Encoding::kO200kBase ? c.o200k_special : c.cl100k_special;
     EXPECT_EQ(counter->EncodeWithSpecialTokens(c.text), special) << c.source << ": " << c.text;
   }
   EXPECT_GE(with_special, 10u);
@@ -160,9 +160,19 @@ TEST(TokenCounterTest, EndOfTextIsOrdinaryTextUnlessSpecialTokensAreAllowed) {
 // Ill-formed UTF-8 of every kind: stray continuation bytes, truncated sequences, overlong forms,
 // encoded surrogates, code points above U+10FFFF, bytes that never occur in UTF-8.
 const char* const kInvalidUtf8[] = {
-    "\x80",          "abc\xBF",       "\xC3",       "caf\xC3",        "\xC0\xAF",
-    "\xE0\x80\xAF",  "\xED\xA0\x80",  "\xF4\x90\x80\x80", "\xFF\xFE",  "\xF0\x9F\x98",
-    "good\xE2\x80product \xE5\xA5\xBD\xE8",   "  \x85  \xA0 x",  "'\xC3S",
+    "\x80",
+    "abc\xBF",
+    "\xC3",
+    "caf\xC3",
+    "\xC0\xAF",
+    "\xE0\x80\xAF",
+    "\xED\xA0\x80",
+    "\xF4\x90\x80\x80",
+    "\xFF\xFE",
+    "\xF0\x9F\x98",
+    "good\xE2\x80product \xE5\xA5\xBD\xE8",
+    "  \x85  \xA0 x",
+    "'\xC3S",
 };
 
 TEST(TokenCounterTest, InvalidUtf8DoesNotCrashAndRoundTrips) {
@@ -253,6 +263,61 @@ TEST(TokenCounterLoadTest, CorruptVocabularyFailsTheSha256Check) {
   EXPECT_THAT(error, HasSubstr("cl100k_base.tiktoken"));
 }
 
+std::string Sha256Hex(const std::string& data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) {
+    hex += "0123456789abcdef"[digest[i] >> 4];
+    hex += "0123456789abcdef"[digest[i] & 15];
+  }
+  return hex;
+}
+
+// Writes a models folder holding a cl100k_base file with `pattern`, the 256 single bytes and
+// the merges "ab", "abc" (base64 YWI=, YWJj), and a manifest with its sha256.
+std::filesystem::path WriteTinyModels(const std::string& name, std::string_view pattern) {
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "tiktoken");
+  static constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string file = "#revsum-tiktoken 1\n#encoding cl100k_base\n#source js-tiktoken test\n";
+  file += "#pattern " + std::string(pattern) + "\n#special <|endoftext|> 300\n";
+  for (int b = 0; b < 256; ++b) {
+    file +=
+        std::string{kB64[b >> 2], kB64[(b & 3) << 4], '=', '='} + " " + std::to_string(b) + "\n";
+  }
+  file += "YWI= 256\nYWJj 257\n";
+  std::ofstream(dir / "tiktoken" / "cl100k_base.tiktoken", std::ios::binary) << file;
+  std::ofstream(dir / "tiktoken.manifest")
+      << "name=js-tiktoken\nfile.cl100k_base.tiktoken=" << Sha256Hex(file) << "\n";
+  return dir;
+}
+
+TEST(TokenCounterLoadTest, LoadsAVocabularyFromTheGivenModelsDir) {
+  const std::string pattern =
+      R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+  std::string error;
+  auto counter =
+      TokenCounter::Load(Encoding::kCl100kBase, WriteTinyModels("revsum-tiny", pattern), &error);
+  ASSERT_NE(counter, nullptr) << error;
+  EXPECT_EQ(counter->vocab_size(), 258u);
+  EXPECT_EQ(counter->source_version(), "test");
+  // "abcab" is one piece: a|b|c|a|b -> ab|c|ab -> abc|ab.
+  EXPECT_THAT(counter->Encode("abcab"), ElementsAre(257, 256));
+  EXPECT_THAT(counter->Encode("ab cab"), ElementsAre(256, ' ', 'c', 256));
+  EXPECT_THAT(counter->EncodeWithSpecialTokens("ab<|endoftext|>"), ElementsAre(256, 300));
+}
+
+TEST(TokenCounterLoadTest, VocabularyWithAnotherPatternIsRefused) {
+  std::string error;
+  auto counter = TokenCounter::Load(Encoding::kCl100kBase,
+                                    WriteTinyModels("revsum-other-pattern", R"(\w+|\s+)"), &error);
+  EXPECT_EQ(counter, nullptr);
+  EXPECT_THAT(error, HasSubstr("cl100k_base.tiktoken:4: the pre-tokenization pattern differs"));
+}
+
 TEST(EncodingTest, NamesRoundTrip) {
   Encoding e;
   ASSERT_TRUE(ParseEncoding("o200k_base", &e));
@@ -264,8 +329,8 @@ TEST(EncodingTest, NamesRoundTrip) {
 
 TEST(JsonStringTest, DecodesEscapesAndSurrogatePairs) {
   std::string out, error;
-  ASSERT_TRUE(DecodeJsonString(R"( "line\nnext \"q\" \\ \/ \t \u00e9 \ud83d\ude00 好" )", &out,
-                               &error))
+  ASSERT_TRUE(
+      DecodeJsonString(R"( "line\nnext \"q\" \\ \/ \t \u00e9 \ud83d\ude00 好" )", &out, &error))
       << error;
   EXPECT_EQ(out, "line\nnext \"q\" \\ / \t é 😀 好");
 }
