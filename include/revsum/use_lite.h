@@ -102,7 +102,7 @@ class UseLiteEmbedder : public Embedder {
   // Token ids of each sentence as the official tokenizer produces them (all of them, including
   // those beyond kUseLiteMaxTokens). Thread-safe.
   std::vector<std::vector<int>> Tokenize(const std::vector<std::string>& sentences) const;
-  std::vector<int> Tokenize(const std::string& sentence) const;
+  std::vector<int> TokenizeOne(const std::string& sentence) const;
 
   // The forward pass on given token ids (each in [0, 8002); ids beyond kUseLiteMaxTokens are
   // ignored), bypassing the tokenizer and the cache. Throws std::invalid_argument on a bad id.

@@ -221,7 +221,7 @@ int UseLiteEmbedder::threads() const { return impl_->threads; }
 
 UseLiteCacheStats UseLiteEmbedder::cache_stats() const { return impl_->cache.Stats(); }
 
-std::vector<int> UseLiteEmbedder::Tokenize(const std::string& sentence) const {
+std::vector<int> UseLiteEmbedder::TokenizeOne(const std::string& sentence) const {
   return impl_->tokenizer->Encode(sentence);
 }
 

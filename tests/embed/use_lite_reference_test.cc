@@ -26,7 +26,7 @@ TEST(UseLiteReference, GoldenTokenIds) {
   REVSUM_REQUIRE_USE_LITE(model);
   const auto records = ReadUseLiteRecords(golden.string());
   ASSERT_EQ(records.size(), 42u);
-  for (const auto& r : records) EXPECT_EQ(model->Tokenize(r.text), r.token_ids) << r.text;
+  for (const auto& r : records) EXPECT_EQ(model->TokenizeOne(r.text), r.token_ids) << r.text;
 }
 
 TEST(UseLiteReference, TokenizerCases) {

@@ -68,21 +68,21 @@ TEST(UseLite, TokenIdsEqualTheOfficialTokenizer) {
   REVSUM_REQUIRE_USE_LITE(model);
   const auto records = ReadUseLiteRecords(kFixtures);
   ASSERT_FALSE(records.empty());
-  for (const auto& r : records) EXPECT_EQ(model->Tokenize(r.text), r.token_ids) << r.text;
+  for (const auto& r : records) EXPECT_EQ(model->TokenizeOne(r.text), r.token_ids) << r.text;
 }
 
 TEST(UseLite, TokenizerKeepsTheJsQuirks) {
   REVSUM_REQUIRE_USE_LITE(model);
-  EXPECT_EQ(model->Tokenize(""), std::vector<int>{});
-  EXPECT_EQ(model->Tokenize(" "), (std::vector<int>{30, 30}));  // leading ▁ + the space
+  EXPECT_EQ(model->TokenizeOne(""), std::vector<int>{});
+  EXPECT_EQ(model->TokenizeOne(" "), (std::vector<int>{30, 30}));  // leading ▁ + the space
   // Emoji (two UTF-16 surrogates) and CJK have no pieces: one merged unknown after ▁.
-  EXPECT_EQ(model->Tokenize("\xF0\x9F\x99\x82"), (std::vector<int>{30, 0}));
-  EXPECT_EQ(model->Tokenize("这个产品非常好用。"), (std::vector<int>{30, 0}));
+  EXPECT_EQ(model->TokenizeOne("\xF0\x9F\x99\x82"), (std::vector<int>{30, 0}));
+  EXPECT_EQ(model->TokenizeOne("这个产品非常好用。"), (std::vector<int>{30, 0}));
   // Cased vocabulary: no lowercasing.
-  EXPECT_NE(model->Tokenize("HELLO"), model->Tokenize("hello"));
+  EXPECT_NE(model->TokenizeOne("HELLO"), model->TokenizeOne("hello"));
   // NFKC: the fi ligature and fullwidth letters tokenize as their plain forms.
-  EXPECT_EQ(model->Tokenize("\xEF\xAC\x81ne"), model->Tokenize("fine"));
-  EXPECT_EQ(model->Tokenize("\xEF\xBC\xA1"), model->Tokenize("A"));
+  EXPECT_EQ(model->TokenizeOne("\xEF\xAC\x81ne"), model->TokenizeOne("fine"));
+  EXPECT_EQ(model->TokenizeOne("\xEF\xBC\xA1"), model->TokenizeOne("A"));
 }
 
 TEST(UseLite, EmbeddingsMatchTfjsOneSentenceAtATime) {
@@ -185,7 +185,7 @@ TEST(UseLite, CacheServesRepeatsWithIdenticalBits) {
 TEST(UseLite, InvalidUtf8BecomesReplacementCharacters) {
   REVSUM_REQUIRE_USE_LITE(model);
   // A truncated sequence decodes to U+FFFD, which has no piece: one unknown id after "caf".
-  EXPECT_EQ(model->Tokenize("caf\xC3"), model->Tokenize("caf\xEF\xBF\xBD"));
+  EXPECT_EQ(model->TokenizeOne("caf\xC3"), model->TokenizeOne("caf\xEF\xBF\xBD"));
   const Matrix e = model->Embed({"caf\xC3", "\xFF\xFE"});
   EXPECT_NEAR(e.row(0).norm(), 1.0f, 1e-6);
   EXPECT_NEAR(e.row(1).norm(), 1.0f, 1e-6);
@@ -221,7 +221,7 @@ TEST(UseLite, SentencesLongerThan128TokensKeepTheirFirst128) {
   REVSUM_REQUIRE_USE_LITE(model);
   std::string text;
   for (int i = 0; i < 40; ++i) text += "The lid cracked after a month of daily use. ";
-  std::vector<int> ids = model->Tokenize(text);
+  std::vector<int> ids = model->TokenizeOne(text);
   ASSERT_GT(ids.size(), 200u);
   const std::vector<int> first128(ids.begin(), ids.begin() + kUseLiteMaxTokens);
   const Matrix e = model->EmbedTokenIds({ids, first128});
