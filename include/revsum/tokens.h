@@ -72,7 +72,7 @@ class TokenCounter {
   TokenCounter& operator=(const TokenCounter&) = delete;
 
   // The token ids of `text` (any bytes; see the contract above). Special-token texts are
-  // encoded as ordinary text.
+  // encoded as ordinary text. REQUIRES: text.size() < 4 GiB (offsets are 32-bit).
   std::vector<uint32_t> Encode(std::string_view text) const;
   // Appends the ids of `text` to *ids. REQUIRES: ids != nullptr.
   void Encode(std::string_view text, std::vector<uint32_t>* ids) const;
