@@ -8,9 +8,10 @@
 // over its own tokens, which equals the graph's padded attention because the -1e9 key bias makes
 // exp() exactly 0 on padding.
 
-// GCC 12 reports a false -Wmaybe-uninitialized inside its own AVX-512 intrinsics headers
+// GCC 12 reports a false -W(maybe-)uninitialized inside its own AVX-512 intrinsics headers
 // (_mm512_undefined_ps) when Eigen's vectorised exp() is inlined with -march=native.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 
 #include <algorithm>
 #include <cmath>
