@@ -186,6 +186,21 @@ TEST(JsonlReader, BinaryGarbageIsRejected) {
   EXPECT_EQ(result.reviews[0].text, "after the garbage");
 }
 
+// Found by tests/fuzz/fuzz_read: the escape passed the raw-byte NUL check.
+TEST(JsonlReader, EscapedNulIsRejectedAsBinaryData) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"text\": \"nul \\u0000 inside\"}\n"
+                                  "{\"text\": \"fine\", \"title\": \"t\\u0000\"}\n"
+                                  "{\"text\": \"kept\"}\n"));
+  ASSERT_EQ(result.rejects.size(), 2u);
+  EXPECT_EQ(result.rejects[0].reason, "binary data: NUL byte (\\u0000) in the text field");
+  EXPECT_EQ(result.rejects[0].line, 1u);
+  EXPECT_EQ(result.rejects[1].reason, "binary data: NUL byte (\\u0000) in the title field");
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].text, "kept");
+}
+
 TEST(JsonlReader, MissingTextFieldIsRejectedNamingTheFields) {
   TempDir dir;
   auto result = ReadAll(dir.Write("r.jsonl", R"({"rating": 3, "asin": "B01"})"));

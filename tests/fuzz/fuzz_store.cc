@@ -1,0 +1,121 @@
+// Fuzzes full-text search (revsum/store.h): FtsQuery, FtsIndexText and ReviewStore::Search with
+// a query made of arbitrary bytes, against a small store of English and Chinese sentences built
+// once in a temporary folder (removed at exit).
+//
+// Checked:
+//   - Search either returns at most `limit` hits, each one of the stored sentences, or throws
+//     StoreError; any other exception or a crash is a failure;
+//   - FtsQuery only adds spaces and double quotes to the query, and FtsIndexText only adds spaces
+//     (so removing them gives back the input), and both keep valid UTF-8 valid.
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz_support.h"
+#include "revsum/store.h"
+
+namespace {
+
+using revsum::fuzz::Escape;
+using revsum::fuzz::IsValidUtf8;
+
+const char* const kSentences[][3] = {
+    // product, review id, sentence
+    {"B00X", "r1", "The battery died after a week."},
+    {"B00X", "r2", "Lovely colour, and the battery lasts two days!"},
+    {"B00X", "r3", "Price is OK; shipping was slow (10 days)."},
+    {"B00Y", "r4", "电池续航很好，物流很快。"},
+    {"B00Y", "r5", "东西不错,性价比高 👍"},
+    {"B00Y", "r6", "Great value — 质量很好 and fast delivery."},
+};
+
+std::filesystem::path& TempDir() {
+  static std::filesystem::path dir;
+  return dir;
+}
+
+void RemoveTempDir() {
+  std::error_code ignored;
+  if (!TempDir().empty()) std::filesystem::remove_all(TempDir(), ignored);
+}
+
+std::unique_ptr<revsum::ReviewStore> MakeStore() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "revsum-fuzz-store-XXXXXX");
+  FUZZ_CHECK(mkdtemp(pattern.data()) != nullptr, "mkdtemp failed for " + pattern);
+  TempDir() = pattern;
+  std::atexit(RemoveTempDir);
+  auto store = revsum::ReviewStore::Open((TempDir() / "fuzz.db").string());
+  const int64_t source = store->AddSource("fuzz.jsonl", "jsonl", 100);
+  uint64_t line = 0;
+  for (const auto& row : kSentences) {
+    revsum::Review review;
+    review.source = "fuzz.jsonl";
+    review.line = ++line;
+    review.product = row[0];
+    review.external_id = row[1];
+    review.text = row[2];
+    revsum::Sentence sentence;
+    sentence.index = 0;
+    sentence.begin = 0;
+    sentence.end = static_cast<int32_t>(revsum::fuzz::DecodeUtf8(review.text).size());
+    sentence.text = review.text;
+    FUZZ_CHECK(store->AddReview(source, review, {sentence}), "fixture review not added");
+  }
+  store->Flush();
+  return store;
+}
+
+std::string Without(std::string_view s, std::string_view chars) {
+  std::string out;
+  for (char c : s) {
+    if (chars.find(c) == std::string_view::npos) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const auto store = MakeStore();
+  static const std::set<std::string> stored = [] {
+    std::set<std::string> texts;
+    for (const auto& row : kSentences) texts.insert(row[2]);
+    return texts;
+  }();
+  const std::string query(reinterpret_cast<const char*>(data), size);
+  const std::string shown = "query '" + Escape(query) + "'";
+
+  const std::string fts = revsum::FtsQuery(query);
+  FUZZ_CHECK(Without(fts, " \"") == Without(query, " \""),
+             "FtsQuery changed more than spaces and quotes: '" + Escape(fts) + "' for " + shown);
+  const std::string indexed = revsum::FtsIndexText(query);
+  FUZZ_CHECK(Without(indexed, " ") == Without(query, " "),
+             "FtsIndexText changed more than spaces: " + shown);
+  if (IsValidUtf8(query)) {
+    FUZZ_CHECK(IsValidUtf8(fts), "FtsQuery broke UTF-8: " + shown);
+    FUZZ_CHECK(IsValidUtf8(indexed), "FtsIndexText broke UTF-8: " + shown);
+  }
+
+  constexpr size_t kLimit = 4;
+  try {
+    const std::vector<revsum::SearchHit> hits = store->Search(query, kLimit);
+    FUZZ_CHECK(hits.size() <= kLimit, "more hits than the limit: " + shown);
+    for (const revsum::SearchHit& hit : hits) {
+      FUZZ_CHECK(stored.count(hit.text) == 1, "hit '" + Escape(hit.text) + "' was never stored: " +
+                                                  shown);
+      FUZZ_CHECK(hit.sentence_id > 0 && hit.review_id > 0, "hit without ids: " + shown);
+    }
+  } catch (const revsum::StoreError& e) {
+    FUZZ_CHECK(std::string_view(e.what()).find("search") != std::string_view::npos,
+               "StoreError without the search context: " + std::string(e.what()));
+  }
+  return 0;
+}
