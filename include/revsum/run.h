@@ -24,11 +24,17 @@ namespace revsum {
 // Which embedder represents a scope.
 //   lexical   hashed TF-IDF (lexical.h): any language, no model files.
 //   use-lite  Universal Sentence Encoder Lite (use_lite.h): English / Latin script.
+//   combined  CombinedEmbedder (combined.h) of lexical and USE-lite, cosine = a cos_lex +
+//             (1 - a) cos_use with a = kCombinedLexicalShare.
 //   auto      per scope: lexical when CJK text dominates (USE-lite maps Chinese to its unknown
-//             piece), else use-lite; the choice is recorded per summary.
-enum class EmbedderChoice { kLexical, kUseLite, kAuto };
+//             piece), else combined — the best measured embedder on every English dev set
+//             (tests/pipeline/quality_test.cc); the choice is recorded per summary.
+// Scopes above kLargeScopeSentences sentences use a kLargeScopeLexicalDim-wide lexical part, so
+// the dense n x d matrix stays ~0.2 GB at 50k sentences instead of ~0.8 GB (dim 1024 moved the
+// dev-set mean R1 by -0.3 lexical, -0.3 combined: within noise).
+enum class EmbedderChoice { kLexical, kUseLite, kCombined, kAuto };
 std::string_view EmbedderChoiceName(EmbedderChoice choice);
-// Parses "lexical", "use-lite", "auto"; throws std::invalid_argument otherwise.
+// Parses "lexical", "use-lite", "combined", "auto"; throws std::invalid_argument otherwise.
 EmbedderChoice ParseEmbedderChoice(std::string_view name);
 
 // Hands out the embedder for a scope, loading USE-lite on first use. Not thread-safe.
@@ -49,10 +55,21 @@ class EmbedderPool {
   UseLiteOptions use_lite_options_;
   std::unique_ptr<Embedder> lexical_;
   std::unique_ptr<Embedder> use_lite_;
+  std::unique_ptr<Embedder> combined_;  // over lexical_ and use_lite_
+  std::unique_ptr<Embedder> large_lexical_;   // kLargeScopeLexicalDim wide
+  std::unique_ptr<Embedder> large_combined_;  // over large_lexical_ and use_lite_
 };
 
-// CJK share above which "auto" takes the lexical embedder.
+// CJK share above which "auto" takes the lexical embedder (and the run takes the CJK seeds).
 inline constexpr double kAutoCjkThreshold = 0.3;
+
+// The lexical share a of the combined embedder (CombinedOptions::first_share). 0.8: the best of
+// 0.3-0.85 on mean dev-set R1 (0.7-0.85 is a plateau; USE-lite alone is 3 points lower).
+inline constexpr float kCombinedLexicalShare = 0.8f;
+
+// Scopes with more sentences than this embed with a kLargeScopeLexicalDim-wide lexical part.
+inline constexpr size_t kLargeScopeSentences = 8000;
+inline constexpr int kLargeScopeLexicalDim = 1024;
 
 struct RunOptions {
   // Which scopes to summarise.
@@ -67,6 +84,9 @@ struct RunOptions {
   Encoding tokenizer = Encoding::kO200kBase;
   // Budget, scorer, selector and seeds (summarize.h). The budget applies to each summary.
   SummarizeOptions summarize;
+  // Seed file for scopes whose CJK share exceeds kAutoCjkThreshold (summarize.seeds_path is used
+  // for the others). Empty: summarize.seeds_path for every scope.
+  std::string cjk_seeds_path = std::string(REVSUM_SOURCE_DIR) + "/models/seeds/zh.txt";
   // Called after each product with (done, total).
   std::function<void(size_t, size_t)> progress;
 };

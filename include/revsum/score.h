@@ -38,6 +38,16 @@
 // differs between embedders, ScorerOptions::temperature is the *effective* temperature
 // sqrt(d_k) * tau applied to cosines; tau itself is temperature / sqrt(d_k).
 //
+// Calibration (ScorerOptions::standardise, on by default): a fixed temperature on raw cosines does
+// not transfer between embedders. Hashed TF-IDF cosines of two review sentences are mostly ~0
+// with a thin tail; USE-lite cosines sit around 0.3-0.5 and are flatter. So each head's logits
+// are standardised over the scope before the softmax: the head divides its cosines by
+// z_temperature * sigma_h, where sigma_h is the standard deviation of that head's cosines in the
+// scope — over the n sentences for an overall head (cos(s_i, q_h)), over the off-diagonal pairs
+// for consensus (estimated on a strided sample of at most 512 rows, CosineStats). Subtracting the
+// mean is implied (softmax is shift-invariant), so the head sees z-scores / z_temperature: the
+// same options give every embedder the same sharpness relative to how spread its cosines are.
+//
 // Cost: overall heads are O(n d) each. Consensus is O(n^2 d); above max_exact_consensus sentences
 // only a deterministic, evenly strided sample of m "voter" rows of A is computed (every row still
 // softmaxes over all n keys), so the cost is O(m n d) with m = max(64, max_exact^2 / n) and memory
@@ -69,8 +79,19 @@ struct Weights {
 enum class Scope { kReview, kProduct };
 
 struct ScorerOptions {
-  // Effective softmax temperature on cosine logits (= sqrt(d_k) * tau). Smaller is sharper.
-  // 0.065: best mean over the three dev sets among 0.02-0.1 (0.06-0.07 is a plateau).
+  // Standardise each head's logits over the scope (see "Calibration" above); the temperature is
+  // then z_temperature in units of the head's cosine standard deviation. false: raw cosines
+  // divided by `temperature` (the calibration of one embedder only).
+  bool standardise = true;
+
+  // Softmax temperature on standardised logits (z-scores), when standardise is true.
+  // 0.8: the middle of the plateau 0.7-1.0 of mean dev-set R1 for the lexical and combined
+  // embedders (tests/pipeline/quality_test.cc prints the rows).
+  float z_temperature = 0.8f;
+
+  // Effective softmax temperature on raw cosine logits (= sqrt(d_k) * tau), when standardise is
+  // false. Smaller is sharper. 0.065: best mean over the three dev sets among 0.02-0.1 for the
+  // lexical embedder (0.06-0.07 is a plateau); it is far too sharp for USE-lite.
   float temperature = 0.065f;
 
   // beta: how far an anchored head's query is pulled from q towards its anchor u_h.
@@ -146,6 +167,15 @@ class AttentionScorer {
   ScorerOptions options_;
   std::vector<HeadAnchor> anchors_;
 };
+
+// Mean and standard deviation of the cosines between distinct rows of S (rows L2-normalised),
+// from the Gram matrix of a deterministic strided sample of at most max_rows rows (exact when
+// n <= max_rows). {0, 0} for n < 2.
+struct CosineStats {
+  float mean = 0;
+  float stddev = 0;
+};
+CosineStats PairCosineStats(const Matrix& S, int max_rows = 512);
 
 // The consensus term alone: r = (1/n) 1^T softmax_rows(S S^T / temperature) with the diagonal
 // masked, sampled above max_exact rows as described in the header comment. Sums to 1 (n >= 2).

@@ -12,6 +12,7 @@
 //      MMR; Lin & Bilmes 2010 for the cost-scaled greedy).
 //   3. Near-duplicates: a candidate whose cosine to any selected sentence exceeds
 //      duplicate_threshold is never taken.
+//   In 2 and 3, cos is rescaled to the scope's cosine distribution (relative_similarity).
 //   4. Optionally (fill_budget) one more sentence is appended, truncated to exactly the words left,
 //      when the budget is in words and some remain: evaluation cuts summaries to the budget, so
 //      the words would otherwise be wasted. The truncated sentence is marked as such.
@@ -59,8 +60,16 @@ struct SelectorOptions {
   // 0.5 measured best with the default scorer (README "Quality").
   float lambda = 0.5f;
 
-  // Candidates whose cosine to an already selected sentence exceeds this are skipped.
+  // Candidates whose similarity to an already selected sentence exceeds this are skipped.
   float duplicate_threshold = 0.8f;
+
+  // Redundancy (the MMR term and duplicate_threshold) is measured on cosines rescaled to the
+  // scope, sim = (cos - mu) / (1 - mu), where mu is the mean cosine between the scope's sentences
+  // (PairCosineStats, score.h): 0 is "as related as two random sentences of this scope", 1 stays
+  // "identical". Hashed TF-IDF has mu ~0.02, so this barely moves it; USE-lite has mu ~0.3-0.4,
+  // and raw cosines would make every candidate look redundant (MMR stops early) and put the
+  // duplicate threshold among paraphrases of different points. false: raw cosines.
+  bool relative_similarity = true;
 
   // alpha in gain / cost^alpha: 0 ranks by weight alone, 1 by weight per word (measured best).
   float cost_exponent = 1.0f;

@@ -104,8 +104,9 @@ void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
                  "per summary: words (120w), sentences (5s), LLM tokens (300t) or a ratio (10%)")
       ->capture_default_str();
   sub.add_option("--product", flags->products, "only these products (repeatable)");
-  sub.add_option("--embedder", flags->embedder, "auto, use-lite or lexical")
-      ->check(CLI::IsMember({"auto", "use-lite", "lexical"}))
+  sub.add_option("--embedder", flags->embedder,
+                 "auto (combined; lexical for CJK), combined, use-lite or lexical")
+      ->check(CLI::IsMember({"auto", "combined", "use-lite", "lexical"}))
       ->capture_default_str();
   sub.add_option("--tokenizer", flags->tokenizer, "o200k_base or cl100k_base (token budgets)")
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))

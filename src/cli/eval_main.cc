@@ -30,8 +30,9 @@ Runner Setup(CLI::App& sub) {
                  "score this {\"id\",\"summary\"} JSONL instead of summarising");
   sub.add_option("--write-summaries", args->write_summaries,
                  "write revsum's summaries as {\"id\",\"summary\"} JSONL");
-  sub.add_option("--embedder", args->embedder, "auto, use-lite or lexical")
-      ->check(CLI::IsMember({"auto", "use-lite", "lexical"}))
+  sub.add_option("--embedder", args->embedder,
+                 "auto (combined; lexical for CJK), combined, use-lite or lexical")
+      ->check(CLI::IsMember({"auto", "combined", "use-lite", "lexical"}))
       ->capture_default_str();
   sub.add_option("--threads", args->threads, "embedding threads (0 = all cores)");
   sub.add_flag("--per-entity", args->per_entity, "also print ROUGE F per entity");

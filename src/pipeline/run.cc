@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "revsum/combined.h"
 #include "revsum/lexical.h"
 #include "revsum/text.h"
 
@@ -14,6 +15,7 @@ std::string_view EmbedderChoiceName(EmbedderChoice choice) {
   switch (choice) {
     case EmbedderChoice::kLexical: return "lexical";
     case EmbedderChoice::kUseLite: return "use-lite";
+    case EmbedderChoice::kCombined: return "combined";
     case EmbedderChoice::kAuto: return "auto";
   }
   return "?";
@@ -22,9 +24,10 @@ std::string_view EmbedderChoiceName(EmbedderChoice choice) {
 EmbedderChoice ParseEmbedderChoice(std::string_view name) {
   if (name == "lexical") return EmbedderChoice::kLexical;
   if (name == "use-lite") return EmbedderChoice::kUseLite;
+  if (name == "combined") return EmbedderChoice::kCombined;
   if (name == "auto") return EmbedderChoice::kAuto;
   throw std::invalid_argument("unknown embedder '" + std::string(name) +
-                              "' (lexical, use-lite, auto)");
+                              "' (lexical, use-lite, combined, auto)");
 }
 
 EmbedderPool::EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite)
@@ -32,34 +35,50 @@ EmbedderPool::EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite)
 
 EmbedderPool::~EmbedderPool() = default;
 
+namespace {
+
+// Whether CJK text dominates a scope (CjkFraction of its sentences above kAutoCjkThreshold).
+bool MostlyCjk(const std::vector<std::string>& texts) {
+  std::string joined;
+  for (const std::string& t : texts) (joined += t) += ' ';
+  return CjkFraction(joined) > kAutoCjkThreshold;
+}
+
+}  // namespace
+
 Embedder& EmbedderPool::For(const std::vector<std::string>& texts) {
-  bool lexical = choice_ == EmbedderChoice::kLexical;
-  if (choice_ == EmbedderChoice::kAuto) {
-    std::string joined;
-    for (const std::string& t : texts) (joined += t) += ' ';
-    lexical = CjkFraction(joined) > kAutoCjkThreshold;
+  EmbedderChoice kind = choice_;
+  if (kind == EmbedderChoice::kAuto) {
+    kind = MostlyCjk(texts) ? EmbedderChoice::kLexical : EmbedderChoice::kCombined;
   }
-  if (lexical) {
-    if (!lexical_) lexical_ = std::make_unique<LexicalEmbedder>();
-    return *lexical_;
+  const bool large = texts.size() > kLargeScopeSentences;
+  std::unique_ptr<Embedder>& lexical = large ? large_lexical_ : lexical_;
+  if (kind != EmbedderChoice::kUseLite && !lexical) {
+    LexicalOptions options;
+    if (large) options.dim = kLargeScopeLexicalDim;
+    lexical = std::make_unique<LexicalEmbedder>(options);
   }
+  if (kind == EmbedderChoice::kLexical) return *lexical;
   if (!use_lite_) use_lite_ = UseLiteEmbedder::Load(use_lite_options_);
-  return *use_lite_;
+  if (kind == EmbedderChoice::kUseLite) return *use_lite_;
+  std::unique_ptr<Embedder>& combined = large ? large_combined_ : combined_;
+  if (!combined) {
+    combined = std::make_unique<CombinedEmbedder>(*lexical, *use_lite_,
+                                                  CombinedOptions{kCombinedLexicalShare});
+  }
+  return *combined;
 }
 
 std::string EmbedderPool::Describe() const {
-  return choice_ == EmbedderChoice::kAuto ? "auto(use-lite|lexical)"
+  return choice_ == EmbedderChoice::kAuto ? "auto(combined|lexical)"
                                           : std::string(EmbedderChoiceName(choice_));
 }
 
 std::string EmbedderPool::ModelHash() {
-  std::string hash;
-  if (choice_ != EmbedderChoice::kUseLite) hash += LexicalEmbedder().model_hash();
-  if (choice_ != EmbedderChoice::kLexical) {
-    if (!hash.empty()) hash += ';';
-    hash += For({"model hash"}).model_hash();
-  }
-  return hash;
+  if (choice_ == EmbedderChoice::kLexical) return LexicalEmbedder().model_hash();
+  // use-lite; combined; auto takes combined for this Latin text, and the combined hash names
+  // both parts (a = share, lexical hash, USE-lite hash).
+  return For({"model hash"}).model_hash();
 }
 
 std::string RunKey(const RunOptions& o) {
@@ -69,6 +88,8 @@ std::string RunKey(const RunOptions& o) {
   key << "scopes=" << (o.review_scope ? "review," : "") << (o.product_scope ? "product" : "")
       << ";budget=" << o.summarize.budget.ToString() << ";embedder=" << EmbedderChoiceName(o.embedder)
       << ";tokenizer=" << EncodingName(o.tokenizer) << ";seeds=" << o.summarize.seeds_path
+      << ";cjk_seeds=" << o.cjk_seeds_path << ";standardise=" << sc.standardise
+      << ";z_tau=" << sc.z_temperature << ";relative_sim=" << se.relative_similarity
       << ";tau=" << sc.temperature << ";beta=" << sc.anchor_strength
       << ";consensus=" << sc.consensus_mix << ";centroid=" << sc.centroid_mix
       << ";exact=" << sc.max_exact_consensus << ";lambda=" << se.lambda
@@ -177,8 +198,15 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     cost = summarize.token_cost;
     unit = std::string(EncodingName(options.tokenizer));
   }
+  // Seeds by the scope's language: CJK scopes take cjk_seeds_path (when set).
   const SeedSet seeds =
       summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
+  const SeedSet cjk_seeds =
+      options.cjk_seeds_path.empty() ? seeds : LoadSeeds(options.cjk_seeds_path);
+  auto seeds_for = [&](const std::vector<std::string>& texts) -> const SeedSet& {
+    if (options.cjk_seeds_path.empty()) return seeds;
+    return MostlyCjk(texts) ? cjk_seeds : seeds;
+  };
 
   std::vector<std::string> products = options.products;
   if (products.empty()) {
@@ -220,7 +248,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       }
       if (!texts.empty()) {
         Embedder& embedder = pool.For(texts);
-        ScopeSummary result = SummarizeScope(texts, Scope::kProduct, summarize, seeds, embedder);
+        ScopeSummary result =
+            SummarizeScope(texts, Scope::kProduct, summarize, seeds_for(texts), embedder);
         writer.Write("product", products[p], ids, texts, result, cost, unit, embedder.name());
         ++report.product_summaries;
         report.sentences_scored += texts.size();
@@ -236,7 +265,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           ids.push_back(s.id);
         }
         Embedder& embedder = pool.For(texts);
-        ScopeSummary result = SummarizeScope(texts, Scope::kReview, summarize, seeds, embedder);
+        ScopeSummary result =
+            SummarizeScope(texts, Scope::kReview, summarize, seeds_for(texts), embedder);
         writer.Write("review", std::to_string(r.id), ids, texts, result, cost, unit,
                      embedder.name());
         ++report.review_summaries;

@@ -92,10 +92,34 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
   return received;
 }
 
+CosineStats PairCosineStats(const Matrix& S, int max_rows) {
+  CosineStats stats;
+  const Eigen::Index n = S.rows();
+  if (n < 2) return stats;
+  const Eigen::Index m = std::min<Eigen::Index>(n, std::max(2, max_rows));
+  const double stride = static_cast<double>(n) / m;
+  Matrix X(m, S.cols());
+  for (Eigen::Index i = 0; i < m; ++i) X.row(i) = S.row(static_cast<Eigen::Index>(i * stride));
+  const Matrix gram = X * X.transpose();
+  double sum = 0, sum_sq = 0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index j = 0; j < m; ++j) {
+      if (i == j) continue;
+      sum += gram(i, j);
+      sum_sq += static_cast<double>(gram(i, j)) * gram(i, j);
+    }
+  }
+  const double pairs = static_cast<double>(m) * (m - 1);
+  const double mean = sum / pairs;
+  stats.mean = static_cast<float>(mean);
+  stats.stddev = static_cast<float>(std::sqrt(std::max(0.0, sum_sq / pairs - mean * mean)));
+  return stats;
+}
+
 AttentionScorer::AttentionScorer(ScorerOptions options, std::vector<HeadAnchor> anchors)
     : options_(options), anchors_(std::move(anchors)) {
-  if (!(options_.temperature > 0.f)) {
-    throw std::invalid_argument("AttentionScorer: temperature must be > 0");
+  if (!(options_.temperature > 0.f) || !(options_.z_temperature > 0.f)) {
+    throw std::invalid_argument("AttentionScorer: temperature and z_temperature must be > 0");
   }
   for (auto& a : anchors_) {
     const float norm = a.anchor.norm();
@@ -106,10 +130,38 @@ AttentionScorer::AttentionScorer(ScorerOptions options, std::vector<HeadAnchor> 
   }
 }
 
+namespace {
+
+// Cosines whose spread is below this are treated as ties (a scope of identical sentences): the
+// standardised temperature falls back to this spread instead of dividing by ~0.
+constexpr float kMinSpread = 1e-4f;
+
+// Standard deviation of the entries of v.
+float StdDev(const Eigen::VectorXf& v) {
+  if (v.size() < 2) return 0.f;
+  const double mean = v.cast<double>().mean();
+  double sq = 0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) sq += (v(i) - mean) * (v(i) - mean);
+  return static_cast<float>(std::sqrt(sq / static_cast<double>(v.size())));
+}
+
+}  // namespace
+
 Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
   Weights w;
   const Eigen::Index n = S.rows();
-  const float tau = options_.temperature;
+  const bool standardise = options_.standardise;
+  // One overall head: softmax over cosines to the normalised query, at the fixed temperature or
+  // standardised by the spread of those cosines.
+  auto overall = [&](const Eigen::VectorXf& query) -> Eigen::VectorXf {
+    if (n == 0) return Eigen::VectorXf();
+    Eigen::VectorXf logits = S * Normalised(query);
+    const float t = standardise ? options_.z_temperature * std::max(StdDev(logits), kMinSpread)
+                                : options_.temperature;
+    logits /= t;
+    SoftmaxInPlace(logits.data(), logits.size());
+    return logits;
+  };
   const bool consensus = scope == Scope::kProduct && options_.consensus_mix > 0.f && n >= 2;
   const float overall_share = consensus ? 1.f - options_.consensus_mix : 1.f;
 
@@ -122,7 +174,7 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
   if (overall_share > 0.f) {
     w.head_names.push_back("centroid");
     w.head_mix.push_back(centroid_share);
-    columns.push_back(n > 0 ? OverallAttention(S, q, tau) : Eigen::VectorXf());
+    columns.push_back(overall(q));
     // Anchored heads: the overall query pulled towards a seed direction.
     if (!anchors_.empty()) {
       const float share =
@@ -136,14 +188,17 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
         w.head_names.push_back(a.name);
         w.head_mix.push_back(share);
         const Eigen::VectorXf query = q + options_.anchor_strength * a.anchor;
-        columns.push_back(n > 0 ? OverallAttention(S, query, tau) : Eigen::VectorXf());
+        columns.push_back(overall(query));
       }
     }
   }
   if (consensus) {
     w.head_names.push_back("consensus");
     w.head_mix.push_back(options_.consensus_mix);
-    columns.push_back(ConsensusAttention(S, tau, options_.max_exact_consensus));
+    const float t =
+        standardise ? options_.z_temperature * std::max(PairCosineStats(S).stddev, kMinSpread)
+                    : options_.temperature;
+    columns.push_back(ConsensusAttention(S, t, options_.max_exact_consensus));
   }
 
   const Eigen::Index heads = static_cast<Eigen::Index>(columns.size());

@@ -12,11 +12,12 @@ ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
   const std::vector<std::string> seed_texts = SeedSentences(seeds);
   std::vector<std::string> batch = texts;
   batch.insert(batch.end(), seed_texts.begin(), seed_texts.end());
-  const Matrix all = embedder.Embed(batch);
+  Matrix S = embedder.Embed(batch);
   const Eigen::Index n = static_cast<Eigen::Index>(texts.size());
-  const Matrix S = all.topRows(n);
   std::vector<HeadAnchor> anchors;
-  if (!seed_texts.empty()) anchors = BuildAnchors(seeds, all.bottomRows(all.rows() - n));
+  if (!seed_texts.empty()) anchors = BuildAnchors(seeds, S.bottomRows(S.rows() - n));
+  // Drop the seed rows in place (row-major: a realloc, not a copy), so a large scope is held once.
+  S.conservativeResize(n, S.cols());
 
   const AttentionScorer scorer(options.scorer, std::move(anchors));
   out.weights = scorer.Score(S, scope);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "revsum/score.h"
 #include "revsum/select.h"
 
 namespace revsum {
@@ -156,7 +157,11 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
   }
   if (!(w_max > 0.f)) w_max = 1.f;
 
-  std::vector<float> max_sim(n, 0.f);  // max cosine to any selected sentence
+  // The scope's mean pair cosine (relative_similarity), kept below 1 so the rescaling is defined.
+  const float mu = options_.relative_similarity
+                       ? std::clamp(PairCosineStats(embeddings).mean, 0.f, 0.9f)
+                       : 0.f;
+  std::vector<float> max_sim(n, 0.f);  // max similarity to any selected sentence
   std::vector<Selected> chosen;
   size_t used = 0;
   const float lambda = options_.lambda;
@@ -180,7 +185,8 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     candidate[best] = 0;
     used += cost[best];
     chosen.push_back({best, cost[best], false, texts[best]});
-    const Eigen::VectorXf sims = embeddings * embeddings.row(static_cast<Eigen::Index>(best)).transpose();
+    Eigen::VectorXf sims = embeddings * embeddings.row(static_cast<Eigen::Index>(best)).transpose();
+    if (options_.relative_similarity) sims = (sims.array() - mu) / (1.f - mu);
     for (size_t i = 0; i < n; ++i) max_sim[i] = std::max(max_sim[i], sims(static_cast<Eigen::Index>(i)));
   }
 
