@@ -11,6 +11,7 @@
 #include <simdjson.h>
 
 #include "revsum/eval.h"
+#include "revsum/json.h"
 
 namespace revsum {
 namespace {
@@ -125,31 +126,6 @@ BenchEntity ParseEntity(simdjson::dom::parser& parser, std::string_view line, co
   return entity;
 }
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += ch;  // UTF-8 bytes pass through
-        }
-    }
-  }
-  out += '"';
-}
 
 }  // namespace
 

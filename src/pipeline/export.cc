@@ -1,4 +1,5 @@
 #include "revsum/export.h"
+#include "revsum/json.h"
 
 #include <cstdio>
 #include <map>
@@ -18,28 +19,6 @@ ExportFormat ParseExportFormat(std::string_view name) {
 }
 
 namespace {
-
-std::string Json(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string Fixed(double v, int digits) {
   char buf[32];
@@ -65,16 +44,16 @@ std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
 }
 
 std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
-  std::string o = "{\"product\":" + Json(p.product) + ",\"reviews\":" + std::to_string(p.reviews);
+  std::string o = "{\"product\":" + JsonQuote(p.product) + ",\"reviews\":" + std::to_string(p.reviews);
   o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
-  o += ",\"summary\":" + Json(p.body) + ",\"citations\":[";
+  o += ",\"summary\":" + JsonQuote(p.body) + ",\"citations\":[";
   for (size_t i = 0; i < p.review_ids.size(); ++i) {
     o += (i ? "," : "") + std::to_string(p.review_ids[i]);
   }
   o += "],\"words_before\":" + std::to_string(p.words_before) +
        ",\"words_after\":" + std::to_string(p.words_after);
   if (!tokenizer.empty()) {
-    o += ",\"tokenizer\":" + Json(tokenizer) + ",\"tokens_before\":" +
+    o += ",\"tokenizer\":" + JsonQuote(tokenizer) + ",\"tokens_before\":" +
          std::to_string(p.tokens_before) + ",\"tokens_after\":" + std::to_string(p.tokens_after) +
          ",\"tokens_saved\":" + std::to_string(p.tokens_before - p.tokens_after) +
          ",\"compression\":" +

@@ -1,4 +1,5 @@
 #include "revsum/run.h"
+#include "revsum/json.h"
 
 #include <algorithm>
 #include <set>
@@ -104,27 +105,6 @@ std::string RunKey(const RunOptions& o) {
 
 namespace {
 
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 // Collects the run's results and writes them; the run row is created with the head names of the
 // first scored scope (product scopes have every head, so they fix the layout).
 class RunWriter {
@@ -223,13 +203,13 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   info.embedder = pool.Describe();
   info.model_hash = pool.ModelHash();
   std::ostringstream params;
-  params << "{\"budget\":" << JsonString(summarize.budget.ToString())
-         << ",\"scopes\":" << JsonString(std::string(options.review_scope ? "review " : "") +
+  params << "{\"budget\":" << JsonQuote(summarize.budget.ToString())
+         << ",\"scopes\":" << JsonQuote(std::string(options.review_scope ? "review " : "") +
                                          (options.product_scope ? "product" : ""))
-         << ",\"embedder\":" << JsonString(EmbedderChoiceName(options.embedder))
-         << ",\"tokenizer\":" << JsonString(EncodingName(options.tokenizer))
+         << ",\"embedder\":" << JsonQuote(EmbedderChoiceName(options.embedder))
+         << ",\"tokenizer\":" << JsonQuote(EncodingName(options.tokenizer))
          << ",\"products\":" << (options.products.empty() ? 0 : options.products.size())
-         << ",\"key\":" << JsonString(info.key) << "}";
+         << ",\"key\":" << JsonQuote(info.key) << "}";
   info.params_json = params.str();
 
   RunWriter writer(store, info);

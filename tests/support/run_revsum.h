@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/temp_dir.h"
+
 namespace revsum::testing {
 
 struct CommandResult {
@@ -42,21 +44,5 @@ inline CommandResult RunRevsum(const std::string& args, const std::string& input
   fs::remove(base.string() + ".err");
   return result;
 }
-
-// A fresh temporary directory, removed with the object.
-class TempDir {
- public:
-  TempDir() {
-    path_ = std::filesystem::path(::testing::TempDir()) /
-            ("revsum_test_" + std::to_string(std::random_device{}()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace revsum::testing

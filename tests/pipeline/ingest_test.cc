@@ -1,0 +1,99 @@
+// Ingest: dump → reader thread → segmentation workers → ordered writer → SQLite.
+#include "revsum/ingest.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+#include "support/shared_data.h"
+
+namespace revsum {
+namespace {
+
+using testing::TempDir;
+
+int64_t Count(ReviewStore& store, const char* sql) {
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql, -1, &st, nullptr), SQLITE_OK);
+  int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+  sqlite3_finalize(st);
+  return n;
+}
+
+TEST(IngestTest, EveryRecordIsAReviewOrAReject) {
+  TempDir dir;
+  std::ofstream(dir / "mixed.jsonl") << "{\"text\":\"Good. Cheap.\",\"asin\":\"A\"}\n"
+                                     << "{\"text\":\n"
+                                     << "{\"text\":\"质量很好。物流很快！\",\"asin\":\"B\"}\n"
+                                     << "{\"asin\":\"C\"}\n";
+  auto store = ReviewStore::Open(dir / "db.sqlite");
+  IngestCounts c = IngestFile(*store, dir / "mixed.jsonl", IngestOptions{});
+  EXPECT_EQ(c.read, 4u);
+  EXPECT_EQ(c.ingested, 2u);
+  EXPECT_EQ(c.rejected, 2u);
+  EXPECT_EQ(c.sentences, 4u);
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM rejects"), 2);
+  EXPECT_EQ(Count(*store, "SELECT records FROM sources"), 4);
+}
+
+TEST(IngestTest, RecordsAreStoredInReadingOrderWhateverTheThreadCount) {
+  TempDir dir;
+  {
+    std::ofstream out(dir / "many.jsonl");
+    for (int i = 0; i < 3000; ++i) {
+      out << "{\"text\":\"Review number " << i << ". It is fine.\",\"asin\":\"P" << (i % 7)
+          << "\"}\n";
+    }
+  }
+  for (int threads : {1, 2, 4}) {
+    auto store = ReviewStore::Open(dir / ("db" + std::to_string(threads)));
+    IngestOptions options;
+    options.threads = threads;
+    options.batch_records = 64;
+    IngestCounts c = IngestFile(*store, dir / "many.jsonl", options);
+    EXPECT_EQ(c.ingested, 3000u);
+    // Review ids follow the line order.
+    EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews WHERE line != id"), 0) << threads;
+  }
+}
+
+TEST(IngestTest, ProgressReportsBytesAndTotal) {
+  TempDir dir;
+  std::ofstream(dir / "one.jsonl") << "{\"text\":\"Fine.\"}\n";
+  auto store = ReviewStore::Open(dir / "db.sqlite");
+  IngestOptions options;
+  IngestProgress last;
+  options.progress = [&](const IngestProgress& p) { last = p; };
+  IngestFile(*store, dir / "one.jsonl", options);
+  EXPECT_EQ(last.records, 1u);
+  EXPECT_EQ(last.total_bytes, last.bytes);
+}
+
+TEST(IngestTest, AccountsForAllRowsOfTheChineseShoppingDump) {
+  REVSUM_REQUIRE_SHARED(csv, "data/zh/online_shopping_10_cats.csv");
+  TempDir dir;
+  auto store = ReviewStore::Open(dir / "zh.db");
+  IngestOptions options;
+  options.read.fields.product = "cat";
+  IngestCounts c = IngestFile(*store, csv.string(), options);
+  EXPECT_EQ(c.read, 62774u);
+  EXPECT_EQ(c.ingested + c.duplicates + c.rejected, 62774u);
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews") + static_cast<int64_t>(c.duplicates) +
+                Count(*store, "SELECT count(*) FROM rejects"),
+            62774);
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM products"), 10);
+  EXPECT_GT(c.sentences, 62774u);
+  std::cout << "online_shopping_10_cats.csv: read " << c.read << ", new " << c.ingested
+            << ", duplicates " << c.duplicates << ", rejected " << c.rejected << ", sentences "
+            << c.sentences << "\n";
+  // Chinese search works on the real data.
+  EXPECT_GT(store->Search("物流", 5).size(), 0u);
+}
+
+}  // namespace
+}  // namespace revsum
