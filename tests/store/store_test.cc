@@ -114,7 +114,8 @@ TEST_F(StoreTest, SameReviewTwiceIsStoredOnce) {
 TEST_F(StoreTest, RejectsAreKeptWithRawBytesOncePerLineAndReason) {
   auto store = ReviewStore::Open(path_);
   int64_t src = store->AddSource("bad.jsonl", "jsonl", 10);
-  std::string raw("{\"text\": \"\xff\xfe\"}", 16);
+  const char kRaw[] = "{\"text\": \"\xff\xfe\"}";
+  std::string raw(kRaw, sizeof kRaw - 1);
   store->AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
   store->AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
   store->Flush();
