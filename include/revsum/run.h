@@ -28,10 +28,12 @@ namespace revsum {
 //             (1 - a) cos_use with a = kCombinedLexicalShare.
 //   auto      per scope: lexical when CJK text dominates (USE-lite maps Chinese to its unknown
 //             piece), else combined — the best measured embedder on every English dev set
-//             (tests/pipeline/quality_test.cc); the choice is recorded per summary.
+//             (tests/pipeline/quality_test.cc); the choice is recorded per summary. Combined
+//             keeps 80% of the cosine lexical, so Latin-script text USE-lite was not trained on
+//             (German, Spanish) still gets the word-overlap relation.
 // Scopes above kLargeScopeSentences sentences use a kLargeScopeLexicalDim-wide lexical part, so
 // the dense n x d matrix stays ~0.2 GB at 50k sentences instead of ~0.8 GB (dim 1024 moved the
-// dev-set mean R1 by -0.3 lexical, -0.3 combined: within noise).
+// dev-set mean R1 by -0.05 lexical, -0.3 combined: within noise; quality_test.cc rows).
 enum class EmbedderChoice { kLexical, kUseLite, kCombined, kAuto };
 std::string_view EmbedderChoiceName(EmbedderChoice choice);
 // Parses "lexical", "use-lite", "combined", "auto"; throws std::invalid_argument otherwise.

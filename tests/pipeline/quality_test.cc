@@ -7,7 +7,7 @@
 // ROUGE-L on every dev set, and reach ROUGE-1 >= 40 on oposum_dev. The other rows print the table
 // of the README, reproducible with
 //   build/pipeline_test --gtest_filter='Quality*'
-// Runtime: USE-lite embeds the three sets once per embedder choice (~18 s each on 2 cores); the
+// Runtime ~70 s on 2 cores: USE-lite embeds the three sets once per pool (~18 s each); the
 // ablations reuse the default pool's sentence cache.
 #include <cstdio>
 #include <functional>
@@ -18,7 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include "revsum/combined.h"
 #include "revsum/eval.h"
+#include "revsum/lexical.h"
 #include "revsum/run.h"
 #include "revsum/summarize.h"
 #include "support/shared_data.h"
@@ -51,9 +53,20 @@ EmbedderPool& Pool(EmbedderChoice choice) {
   return *pool;
 }
 
+// The embedder for one entity's review texts.
+using EmbedderFor = std::function<Embedder&(const std::vector<std::string>&)>;
+
+EmbedderFor From(EmbedderPool& pool) {
+  return [&pool](const std::vector<std::string>& texts) -> Embedder& { return pool.For(texts); };
+}
+
+EmbedderFor From(Embedder& embedder) {
+  return [&embedder](const std::vector<std::string>&) -> Embedder& { return embedder; };
+}
+
 // Summarises every entity of `path` with `options` (budget from the entity) and scores it.
 SetResult RunSet(const std::filesystem::path& path, const SummarizeOptions& options,
-                 EmbedderPool& pool) {
+                 const EmbedderFor& embedder_for) {
   const std::vector<BenchEntity> entities = ReadBenchSet(path.string());
   std::map<std::string, std::string> summaries;
   for (const BenchEntity& entity : entities) {
@@ -61,7 +74,7 @@ SetResult RunSet(const std::filesystem::path& path, const SummarizeOptions& opti
     for (const BenchReview& review : entity.reviews) texts.push_back(review.text);
     SummarizeOptions per_entity = options;
     per_entity.budget = Budget{Budget::Unit::kWords, static_cast<double>(entity.budget_words)};
-    summaries[entity.id] = SummarizeTexts(texts, per_entity, pool.For(texts)).Text();
+    summaries[entity.id] = SummarizeTexts(texts, per_entity, embedder_for(texts)).Text();
   }
   const std::vector<DatasetScores> scores = ScoreSystem(entities, summaries);
   EXPECT_EQ(scores.size(), 1u);
@@ -69,7 +82,7 @@ SetResult RunSet(const std::filesystem::path& path, const SummarizeOptions& opti
 }
 
 // The three dev sets, or an empty vector after a failure/skip of REVSUM_REQUIRE_SHARED.
-std::vector<SetResult> RunAllSets(const SummarizeOptions& options, EmbedderPool& pool) {
+std::vector<SetResult> RunAllSets(const SummarizeOptions& options, const EmbedderFor& pool) {
   std::vector<SetResult> results;
   for (const Bar& bar : kBars) {
     const std::filesystem::path path =
@@ -99,7 +112,8 @@ void PrintHeader(const std::string& title) {
 TEST(QualityTest, DefaultConfigurationBeatsEveryBaselineOnEveryDevSet) {
   REVSUM_REQUIRE_BENCH_SETS();
   const RunOptions defaults;
-  const std::vector<SetResult> results = RunAllSets(defaults.summarize, Pool(defaults.embedder));
+  const std::vector<SetResult> results =
+      RunAllSets(defaults.summarize, From(Pool(defaults.embedder)));
   PrintHeader("configuration");
   PrintRow(
       std::string("default (embedder ") + std::string(EmbedderChoiceName(defaults.embedder)) + ")",
@@ -122,13 +136,31 @@ TEST(QualityTest, EveryEmbedderWithTheSameOptions) {
   std::map<EmbedderChoice, std::vector<SetResult>> calibrated;
   for (EmbedderChoice choice : {EmbedderChoice::kLexical, EmbedderChoice::kUseLite,
                                 EmbedderChoice::kCombined, EmbedderChoice::kAuto}) {
-    calibrated[choice] = RunAllSets(SummarizeOptions{}, Pool(choice));
+    calibrated[choice] = RunAllSets(SummarizeOptions{}, From(Pool(choice)));
     PrintRow(std::string(EmbedderChoiceName(choice)), calibrated[choice]);
   }
   for (EmbedderChoice choice : {EmbedderChoice::kLexical, EmbedderChoice::kUseLite}) {
     PrintRow(std::string(EmbedderChoiceName(choice)) + ", raw cosines (tau 0.065)",
-             RunAllSets(raw, Pool(choice)));
+             RunAllSets(raw, From(Pool(choice))));
   }
+  // The lexical share of the combination, and the lexical width used for large scopes
+  // (kLargeScopeLexicalDim): its cost in ROUGE on scopes of normal size.
+  std::unique_ptr<UseLiteEmbedder> use_lite = UseLiteEmbedder::Load();
+  LexicalEmbedder lexical;
+  LexicalOptions narrow_options;
+  narrow_options.dim = kLargeScopeLexicalDim;
+  LexicalEmbedder narrow(narrow_options);
+  for (float share : {0.5f, 0.7f, 0.9f}) {
+    CombinedEmbedder combined(lexical, *use_lite, CombinedOptions{share});
+    char name[64];
+    std::snprintf(name, sizeof name, "combined, lexical share %.1f", share);
+    PrintRow(name, RunAllSets(SummarizeOptions{}, From(combined)));
+  }
+  CombinedEmbedder narrow_combined(narrow, *use_lite, CombinedOptions{kCombinedLexicalShare});
+  const std::string width = std::to_string(kLargeScopeLexicalDim);
+  PrintRow("lexical, dim " + width, RunAllSets(SummarizeOptions{}, From(narrow)));
+  PrintRow("combined, lexical dim " + width, RunAllSets(SummarizeOptions{}, From(narrow_combined)));
+
   // The combination is what auto picks for English because it is the best on every set within
   // noise; if it fell clearly behind lexical on any set, auto should change.
   for (size_t i = 0; i < std::size(kBars); ++i) {
@@ -146,8 +178,8 @@ TEST(QualityTest, StandardisedScoringLiftsUseLiteOnOposum) {
   raw.scorer.standardise = false;
   raw.selector.relative_similarity = false;
   EmbedderPool& pool = Pool(EmbedderChoice::kUseLite);
-  const SetResult calibrated = RunSet(path, SummarizeOptions{}, pool);
-  const SetResult uncalibrated = RunSet(path, raw, pool);
+  const SetResult calibrated = RunSet(path, SummarizeOptions{}, From(pool));
+  const SetResult uncalibrated = RunSet(path, raw, From(pool));
   std::printf("use-lite oposum_dev R1: standardised %.2f, raw cosines %.2f\n", calibrated.r1,
               uncalibrated.r1);
   EXPECT_GT(calibrated.r1, uncalibrated.r1 + 2.0);
@@ -196,7 +228,7 @@ TEST(QualityTest, AblationsPrintTheirRows) {
   for (const auto& [name, change] : variants) {
     SummarizeOptions options = defaults.summarize;
     change(options);
-    PrintRow(name, RunAllSets(options, pool));
+    PrintRow(name, RunAllSets(options, From(pool)));
   }
 }
 
