@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "line_reader.h"
+#include "record_checks.h"
 #include "revsum/read.h"
 
 namespace revsum::read_internal {
@@ -31,6 +32,30 @@ class LineBasedReader : public ReviewReader {
 
   // The "record too long" Reject for a record of `size` bytes starting at `line`.
   bool RejectTooLong(Record* out, uint64_t line, uint64_t size, std::string_view raw) const;
+
+  // What NextContentLine found.
+  enum class LineStep { kLine, kRejected, kEnd };
+
+  // Reads on to the next line that is not blank. kLine: *line holds it. kRejected: the input
+  // could not be read or the line was too long, and *out holds the Reject. kEnd: no more input.
+  LineStep NextContentLine(Line* line, Record* out) {
+    while (true) {
+      switch (lines_->Next(line)) {
+        case LineReader::Status::kEnd:
+          return LineStep::kEnd;
+        case LineReader::Status::kError:
+          RejectReadError(out, *line);
+          return LineStep::kRejected;
+        case LineReader::Status::kLine:
+          break;
+      }
+      if (line->overflow) {
+        RejectTooLong(out, line->number, line->size, line->bytes);
+        return LineStep::kRejected;
+      }
+      if (!IsBlank(line->bytes)) return LineStep::kLine;
+    }
+  }
 
   // A fresh Review with source and line set.
   Review NewReview(uint64_t line) const;

@@ -127,19 +127,12 @@ class JsonlReader : public LineBasedReader {
     out->review.reset();
     out->reject.reset();
     Line line;
-    while (true) {
-      switch (lines_->Next(&line)) {
-        case LineReader::Status::kEnd:
-          return false;
-        case LineReader::Status::kError:
-          return RejectReadError(out, line);
-        case LineReader::Status::kLine:
-          break;
-      }
-      if (line.overflow) return RejectTooLong(out, line.number, line.size, line.bytes);
-      if (IsBlank(line.bytes)) continue;  // blank lines separate nothing and are not records
-      return ParseLine(line, out);
+    switch (NextContentLine(&line, out)) {  // blank lines separate nothing and are not records
+      case LineStep::kEnd: return false;
+      case LineStep::kRejected: return true;
+      case LineStep::kLine: return ParseLine(line, out);
     }
+    return false;
   }
 
  private:

@@ -23,25 +23,18 @@ class TextReader : public LineBasedReader {
  private:
   bool NextLine(Record* out) {
     Line line;
-    while (true) {
-      switch (lines_->Next(&line)) {
-        case LineReader::Status::kEnd:
-          return false;
-        case LineReader::Status::kError:
-          return RejectReadError(out, line);
-        case LineReader::Status::kLine:
-          break;
-      }
-      if (line.overflow) return RejectTooLong(out, line.number, line.size, line.bytes);
-      if (IsBlank(line.bytes)) continue;
-      if (std::string problem = CheckText(line.bytes); !problem.empty()) {
-        return MakeReject(out, line.number, std::move(problem), line.bytes);
-      }
-      Review review = NewReview(line.number);
-      review.text = std::string(line.bytes);
-      out->review = std::move(review);
-      return true;
+    switch (NextContentLine(&line, out)) {
+      case LineStep::kEnd: return false;
+      case LineStep::kRejected: return true;
+      case LineStep::kLine: break;
     }
+    if (std::string problem = CheckText(line.bytes); !problem.empty()) {
+      return MakeReject(out, line.number, std::move(problem), line.bytes);
+    }
+    Review review = NewReview(line.number);
+    review.text = std::string(line.bytes);
+    out->review = std::move(review);
+    return true;
   }
 
   // A paragraph ends at a blank line or the end of the input. A paragraph that grows beyond
