@@ -76,10 +76,14 @@ std::string EmbedderPool::Describe() const {
 }
 
 std::string EmbedderPool::ModelHash() {
-  if (choice_ == EmbedderChoice::kLexical) return LexicalEmbedder().model_hash();
-  // use-lite; combined; auto takes combined for this Latin text, and the combined hash names
-  // both parts (a = share, lexical hash, USE-lite hash).
-  return For({"model hash"}).model_hash();
+  if (choice_ == EmbedderChoice::kUseLite) return For({"model hash"}).model_hash();
+  // Every other choice has a lexical part, narrower above kLargeScopeSentences.
+  const std::string large = ";above " + std::to_string(kLargeScopeSentences) +
+                            " sentences lexical dim=" + std::to_string(kLargeScopeLexicalDim);
+  if (choice_ == EmbedderChoice::kLexical) return LexicalEmbedder().model_hash() + large;
+  // combined; auto takes combined for this Latin text, and the combined hash names both parts
+  // (a = share, lexical hash, USE-lite hash).
+  return For({"model hash"}).model_hash() + large;
 }
 
 std::string RunKey(const RunOptions& o) {
