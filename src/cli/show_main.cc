@@ -83,6 +83,10 @@ Runner Setup(CLI::App& sub) {
         for (const auto& s : r.sentences) ids.push_back(s.id);
       }
       for (auto& [id, row] : store->GetScores(run->id, scope, ids)) scores[id] = row;
+      if (scores.empty() && scope == "review") {
+        // A run of product scopes only: show the weights the review's sentences got there.
+        for (auto& [id, row] : store->GetScores(run->id, "product", ids)) scores[id] = row;
+      }
     }
     if (as_product) std::cout << "product " << args->subject << ": " << reviews.size() << " reviews\n";
     for (const StoredReview& r : reviews) PrintReview(r, scores, head_names, args->heads);
