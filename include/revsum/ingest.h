@@ -13,6 +13,7 @@
 #include "revsum/read.h"
 #include "revsum/store.h"
 #include "revsum/text.h"
+#include "revsum/tokens.h"
 
 namespace revsum {
 
@@ -41,6 +42,9 @@ struct IngestOptions {
   int threads = 0;
   // Records per batch handed to a worker.
   size_t batch_records = 256;
+  // Counts each sentence's LLM tokens (Sentence::tokens) when set; not owned. revsum uses
+  // o200k_base here so stored counts are comparable across runs.
+  const TokenCounter* tokens = nullptr;
   // Called from the writer thread about every 250 ms while a file is read, and once at its end.
   std::function<void(const IngestProgress&)> progress;
   // Called for every reject as it is stored (the CLI prints them); may be empty.

@@ -41,6 +41,7 @@ struct Sentence {
   int32_t begin = 0;   // first code point, inclusive
   int32_t end = 0;     // one past the last code point
   std::string text;    // the cleaned sentence (NFKC, HTML removed, whitespace collapsed)
+  int32_t tokens = -1; // LLM tokens of `text` in o200k_base (tokens.h); -1 when not counted
 };
 
 }  // namespace revsum

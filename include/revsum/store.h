@@ -35,7 +35,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // Stable 64-bit content hash (FNV-1a) used to recognise a review seen before, whatever file it came
 // from: product, external id and text, separated by NUL.
@@ -60,6 +60,7 @@ struct StoredSentence {
   int64_t review_id = 0;
   int32_t index = 0, begin = 0, end = 0;
   std::string text;
+  int32_t tokens = -1;  // o200k_base tokens; -1 when not counted
 };
 
 struct StoredReview {
@@ -107,6 +108,8 @@ struct StoredSummary {
   int64_t units_in = 0, units_out = 0;  // words (or tokens) before and after
   std::string unit;                     // "words" or the tokenizer's name
   std::string embedder;                 // the embedder that produced the weights
+  std::string tokenizer;                // empty when tokens were not counted
+  int64_t tokens_in = 0, tokens_out = 0;  // review texts (one per line) and `text`, in tokenizer
 };
 
 class ReviewStore {

@@ -81,6 +81,13 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
       std::cerr << "(further rejects not shown; see the rejects table or `revsum stats`)\n";
     }
   };
+  std::string error;
+  std::unique_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
+  if (tokens) {
+    options.tokens = tokens.get();
+  } else if (!quiet) {
+    std::cerr << "revsum: sentence token counts not stored: " << error << "\n";
+  }
   IngestCounts total;
   for (const std::string& path : paths) {
     IngestCounts c = IngestFile(store, path, options);

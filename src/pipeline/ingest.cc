@@ -118,6 +118,11 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path,
         for (size_t i = 0; i < batch->records.size(); ++i) {
           if (batch->records[i].review) {
             batch->sentences[i] = segmenter.Split(batch->records[i].review->text);
+            if (options.tokens) {
+              for (Sentence& sentence : batch->sentences[i]) {
+                sentence.tokens = static_cast<int32_t>(options.tokens->Count(sentence.text));
+              }
+            }
           }
         }
         done.Push(std::move(*batch));

@@ -113,12 +113,15 @@ namespace {
 // first scored scope (product scopes have every head, so they fix the layout).
 class RunWriter {
  public:
-  RunWriter(ReviewStore& store, RunInfo info) : store_(store), info_(std::move(info)) {}
+  // `tokens` (may be null) counts the LLM tokens of each summary and its input.
+  RunWriter(ReviewStore& store, RunInfo info, const TokenCounter* tokens)
+      : store_(store), info_(std::move(info)), tokens_(tokens) {}
 
+  // `source_text` is the scope's review texts, one per line: what token savings are measured on.
   void Write(const std::string& scope, const std::string& subject,
              const std::vector<int64_t>& sentence_ids, const std::vector<std::string>& texts,
-             const ScopeSummary& result, const CostFunction& cost, const std::string& unit,
-             const std::string& embedder) {
+             std::string_view source_text, const ScopeSummary& result, const CostFunction& cost,
+             const std::string& unit, const std::string& embedder) {
     if (!run_id_) {
       heads_ = result.weights.head_names;
       run_id_ = store_.BeginRun(info_, heads_);
@@ -151,6 +154,11 @@ class RunWriter {
       summary.sentence_ids.push_back(sentence_ids[s.index]);
       summary.units_out += static_cast<int64_t>(s.cost);
     }
+    if (tokens_) {
+      summary.tokenizer = std::string(EncodingName(tokens_->encoding()));
+      summary.tokens_in = static_cast<int64_t>(tokens_->Count(source_text));
+      summary.tokens_out = static_cast<int64_t>(tokens_->Count(summary.text));
+    }
     store_.AddSummary(summary);
   }
 
@@ -163,6 +171,7 @@ class RunWriter {
  private:
   ReviewStore& store_;
   RunInfo info_;
+  const TokenCounter* tokens_;
   std::optional<int64_t> run_id_;
   std::vector<std::string> heads_;
 };
@@ -174,10 +183,11 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   std::shared_ptr<TokenCounter> tokens;
   std::string unit = "words";
   CostFunction cost = BudgetWordCost();
+  // Token counts of summaries need the tokenizer's data; token budgets cannot do without it.
+  std::string token_error;
+  tokens = TokenCounter::Load(options.tokenizer, &token_error);
   if (summarize.budget.unit == Budget::Unit::kTokens) {
-    std::string error;
-    tokens = TokenCounter::Load(options.tokenizer, &error);
-    if (!tokens) throw std::runtime_error(error);
+    if (!tokens) throw std::runtime_error(token_error);
     summarize.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
     cost = summarize.token_cost;
     unit = std::string(EncodingName(options.tokenizer));
@@ -216,7 +226,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
          << ",\"key\":" << JsonQuote(info.key) << "}";
   info.params_json = params.str();
 
-  RunWriter writer(store, info);
+  RunWriter writer(store, info, tokens.get());
   RunReport report;
   report.embedder = info.embedder;
   for (size_t p = 0; p < products.size(); ++p) {
@@ -234,7 +244,10 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
         Embedder& embedder = pool.For(texts);
         ScopeSummary result =
             SummarizeScope(texts, Scope::kProduct, summarize, seeds_for(texts), embedder);
-        writer.Write("product", products[p], ids, texts, result, cost, unit, embedder.name());
+        std::string source;
+        for (const StoredReview& r : reviews) (source += r.text) += '\n';
+        writer.Write("product", products[p], ids, texts, source, result, cost, unit,
+                     embedder.name());
         ++report.product_summaries;
         report.sentences_scored += texts.size();
       }
@@ -251,7 +264,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
         Embedder& embedder = pool.For(texts);
         ScopeSummary result =
             SummarizeScope(texts, Scope::kReview, summarize, seeds_for(texts), embedder);
-        writer.Write("review", std::to_string(r.id), ids, texts, result, cost, unit,
+        writer.Write("review", std::to_string(r.id), ids, texts, r.text, result, cost, unit,
                      embedder.name());
         ++report.review_summaries;
         report.sentences_scored += texts.size();

@@ -119,7 +119,23 @@ CREATE VIEW sentence_scores AS
   JOIN products p ON p.id = r.product_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2};
+// Version 3: LLM token counts per sentence and per summary.
+constexpr const char* kMigration3 = R"sql(
+ALTER TABLE sentences ADD COLUMN tokens INTEGER;     -- o200k_base tokens of text; NULL if not counted
+ALTER TABLE summaries ADD COLUMN tokenizer TEXT;     -- the run's tokenizer; NULL without its data
+ALTER TABLE summaries ADD COLUMN tokens_in INTEGER;  -- tokens of the scope's review texts, one per line
+ALTER TABLE summaries ADD COLUMN tokens_out INTEGER; -- tokens of summaries.text
+DROP VIEW latest_summaries;
+CREATE VIEW latest_summaries AS
+  SELECT s.scope, s.subject, s.text, s.units_in, s.units_out, s.unit,
+         round(1.0 * s.units_in / max(s.units_out, 1), 1) AS compression, s.tokenizer, s.tokens_in,
+         s.tokens_out, s.tokens_in - s.tokens_out AS tokens_saved, r.id AS run_id, r.params
+  FROM summaries s JOIN runs r ON r.id = s.run_id
+  WHERE r.id = (SELECT id FROM runs WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC
+                LIMIT 1);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

@@ -89,8 +89,8 @@ struct ReviewStore::Statements {
                    "INSERT OR IGNORE INTO reviews(source_id, line, product_id, external_id, rating,"
                    " title, text, time, content_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"),
         add_sentence(db,
-                     "INSERT INTO sentences(review_id, idx, begin, end, text) "
-                     "VALUES (?1,?2,?3,?4,?5)"),
+                     "INSERT INTO sentences(review_id, idx, begin, end, text, tokens) "
+                     "VALUES (?1,?2,?3,?4,?5,?6)"),
         add_fts(db, "INSERT INTO sentences_fts(rowid, text) VALUES (?1, ?2)"),
         add_reject(db,
                    "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw) "
@@ -251,6 +251,7 @@ bool ReviewStore::AddReview(int64_t source_id, const Review& review,
         .Bind(3, int64_t{sentence.begin})
         .Bind(4, int64_t{sentence.end})
         .Bind(5, sentence.text)
+        .Bind(6, sentence.tokens >= 0 ? std::optional<int64_t>(sentence.tokens) : std::nullopt)
         .Run();
     s.add_fts.Bind(1, static_cast<int64_t>(sqlite3_last_insert_rowid(db_))).Bind(2, FtsIndexText(sentence.text)).Run();
   }
@@ -309,6 +310,17 @@ StoredReview ReadReviewRow(const Statement& q) {
   r.text = q.Text(7);
   return r;
 }
+
+// Columns: id, review_id, idx, begin, end, text, tokens.
+StoredSentence ReadSentenceRow(const Statement& s) {
+  return {s.Int(0),
+          s.Int(1),
+          static_cast<int32_t>(s.Int(2)),
+          static_cast<int32_t>(s.Int(3)),
+          static_cast<int32_t>(s.Int(4)),
+          s.Text(5),
+          s.IsNull(6) ? -1 : static_cast<int32_t>(s.Int(6))};
+}
 }  // namespace
 
 std::optional<StoredReview> ReviewStore::GetReview(int64_t review_id) {
@@ -319,13 +331,10 @@ std::optional<StoredReview> ReviewStore::GetReview(int64_t review_id) {
   StoredReview r = ReadReviewRow(q);
   q.Reset();
   Statement s(db_,
-              "SELECT id, idx, begin, end, text FROM sentences WHERE review_id = ?1 ORDER BY idx");
+              "SELECT id, review_id, idx, begin, end, text, tokens FROM sentences "
+              "WHERE review_id = ?1 ORDER BY idx");
   s.Bind(1, review_id);
-  while (s.Step()) {
-    r.sentences.push_back({s.Int(0), review_id, static_cast<int32_t>(s.Int(1)),
-                           static_cast<int32_t>(s.Int(2)), static_cast<int32_t>(s.Int(3)),
-                           s.Text(4)});
-  }
+  while (s.Step()) r.sentences.push_back(ReadSentenceRow(s));
   return r;
 }
 
@@ -340,15 +349,11 @@ std::vector<StoredReview> ReviewStore::GetProductReviews(const std::string& prod
     out.push_back(ReadReviewRow(q));
   }
   Statement s(db_,
-              "SELECT s.id, s.review_id, s.idx, s.begin, s.end, s.text FROM sentences s "
+              "SELECT s.id, s.review_id, s.idx, s.begin, s.end, s.text, s.tokens FROM sentences s "
               "JOIN reviews r ON r.id = s.review_id JOIN products p ON p.id = r.product_id "
               "WHERE p.key = ?1 ORDER BY s.review_id, s.idx");
   s.Bind(1, product);
-  while (s.Step()) {
-    out[position.at(s.Int(1))].sentences.push_back(
-        {s.Int(0), s.Int(1), static_cast<int32_t>(s.Int(2)), static_cast<int32_t>(s.Int(3)),
-         static_cast<int32_t>(s.Int(4)), s.Text(5)});
-  }
+  while (s.Step()) out[position.at(s.Int(1))].sentences.push_back(ReadSentenceRow(s));
   return out;
 }
 
@@ -466,7 +471,8 @@ int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
   Begin();
   Statement ins(db_,
                 "INSERT OR REPLACE INTO summaries(run_id, scope, subject, text, sentence_ids, "
-                "units_in, units_out, unit, embedder) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+                "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out) "
+                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
   ins.Bind(1, summary.run_id)
       .Bind(2, summary.scope)
       .Bind(3, summary.subject)
@@ -475,8 +481,13 @@ int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
       .Bind(6, summary.units_in)
       .Bind(7, summary.units_out)
       .Bind(8, summary.unit)
-      .Bind(9, summary.embedder)
-      .Run();
+      .Bind(9, summary.embedder);
+  if (summary.tokenizer.empty()) {
+    ins.BindNull(10).BindNull(11).BindNull(12);
+  } else {
+    ins.Bind(10, summary.tokenizer).Bind(11, summary.tokens_in).Bind(12, summary.tokens_out);
+  }
+  ins.Run();
   int64_t id = sqlite3_last_insert_rowid(db_);
   MaybeCommit();
   return id;
@@ -510,12 +521,12 @@ std::vector<StoredSummary> ReviewStore::GetSummaries(int64_t run_id, const std::
   std::vector<StoredSummary> out;
   Statement q(db_,
               "SELECT id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, "
-              "embedder FROM summaries WHERE run_id = ?1 AND (?2 = '' OR scope = ?2) "
+              "embedder, tokenizer, tokens_in, tokens_out FROM summaries WHERE run_id = ?1 AND (?2 = '' OR scope = ?2) "
               "AND (?3 = '' OR subject = ?3) ORDER BY scope, subject");
   q.Bind(1, run_id).Bind(2, scope).Bind(3, subject);
   while (q.Step()) {
     out.push_back({q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4), ParseIds(q.Text(5)),
-                   q.Int(6), q.Int(7), q.Text(8), q.Text(9)});
+                   q.Int(6), q.Int(7), q.Text(8), q.Text(9), q.Text(10), q.Int(11), q.Int(12)});
   }
   return out;
 }

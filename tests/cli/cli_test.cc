@@ -175,6 +175,33 @@ TEST_F(CliTest, RunThenExportInEveryFormat) {
   EXPECT_EQ(n, 10u);
 }
 
+TEST_F(CliTest, TokenCountsAreStoredPerSentenceAndPerSummary) {
+  ASSERT_EQ(RunRevsum("run " + kCleanSamples + " --db " + db_ + " --budget 30w").exit_code, 0);
+  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM sentences WHERE tokens IS NULL OR tokens <= 0"), 0);
+  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM summaries WHERE tokenizer != 'o200k_base' OR "
+                          "tokens_out <= 0 OR tokens_in <= tokens_out"),
+            0);
+  std::string error;
+  auto tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
+  ASSERT_TRUE(tokens) << error;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT text, tokens_out FROM summaries UNION ALL "
+                                   "SELECT text, tokens FROM sentences", -1, &st, nullptr),
+            SQLITE_OK);
+  size_t rows = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::string text(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)),
+                     static_cast<size_t>(sqlite3_column_bytes(st, 0)));
+    EXPECT_EQ(static_cast<size_t>(sqlite3_column_int64(st, 1)), tokens->Count(text)) << text;
+    ++rows;
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  EXPECT_GT(rows, 100u);
+}
+
 TEST_F(CliTest, SummarizingAgainWithTheSameParametersReplacesTheRun) {
   ASSERT_EQ(RunRevsum("ingest " + kCleanSamples + " --db " + db_).exit_code, 0);
   ASSERT_EQ(RunRevsum("summarize --db " + db_ + " --budget 30w").exit_code, 0);
