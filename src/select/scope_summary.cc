@@ -18,6 +18,7 @@ ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
   if (!seed_texts.empty()) anchors = BuildAnchors(seeds, S.bottomRows(S.rows() - n));
   // Drop the seed rows in place (row-major: a realloc, not a copy), so a large scope is held once.
   S.conservativeResize(n, S.cols());
+  for (HeadAnchor& topic : TopicAnchors(S, options.topic_heads)) anchors.push_back(std::move(topic));
 
   const AttentionScorer scorer(options.scorer, std::move(anchors));
   out.weights = scorer.Score(S, scope);

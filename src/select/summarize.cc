@@ -35,29 +35,11 @@ Summary SummarizeTexts(const std::vector<std::string>& review_texts,
   }
   if (texts.empty()) return summary;
 
-  // Scope and seeds in one batch (see header comment).
   SeedSet seeds;
   if (!options.seeds_path.empty()) seeds = LoadSeeds(options.seeds_path);
-  const std::vector<std::string> seed_texts = SeedSentences(seeds);
-  std::vector<std::string> batch = texts;
-  batch.insert(batch.end(), seed_texts.begin(), seed_texts.end());
-  Matrix S = embedder.Embed(batch);
-  const Eigen::Index n = static_cast<Eigen::Index>(texts.size());
-  std::vector<HeadAnchor> anchors;
-  if (!seed_texts.empty()) {
-    anchors = BuildAnchors(seeds, S.bottomRows(S.rows() - n));
-  }
-  // Drop the seed rows in place (row-major with unchanged columns: a realloc, not a copy), so a
-  // large scope is held once.
-  S.conservativeResize(n, S.cols());
-  for (HeadAnchor& topic : TopicAnchors(S, options.topic_heads)) anchors.push_back(std::move(topic));
-
-  const AttentionScorer scorer(options.scorer, std::move(anchors));
-  summary.weights = scorer.Score(S, Scope::kProduct);
-
-  const BudgetedSelector selector(options.selector, BudgetWordCost(), options.token_cost);
-  for (const Selected& chosen :
-       selector.Select(texts, summary.weights.final, S, options.budget)) {
+  ScopeSummary scored = SummarizeScope(texts, Scope::kProduct, options, seeds, embedder);
+  summary.weights = std::move(scored.weights);
+  for (const Selected& chosen : scored.selected) {
     const Summary::ScopeSentence& where = summary.scope[chosen.index];
     summary.sentences.push_back({chosen.text, where.review_index,
                                  static_cast<size_t>(where.sentence.index),
