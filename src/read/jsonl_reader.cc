@@ -232,10 +232,11 @@ class JsonlReader : public LineBasedReader {
     }
     // A \u0000 escape decodes to a NUL that CheckText cannot see in the raw line; such a record
     // is binary data like one with a raw NUL byte (SQLite's text functions stop at a NUL).
-    for (auto [name, value] : {std::pair<std::string_view, const std::string*>{"text", &review.text},
-                               {"title", &review.title},
-                               {"product", &review.product},
-                               {"id", &review.external_id}}) {
+    for (auto [name, value] :
+         {std::pair<std::string_view, const std::string*>{"text", &review.text},
+          {"title", &review.title},
+          {"product", &review.product},
+          {"id", &review.external_id}}) {
       if (value->find('\0') != std::string::npos) {
         return MakeReject(out, line.number,
                           Concat({"binary data: NUL byte (\\u0000) in the ", name, " field"}),

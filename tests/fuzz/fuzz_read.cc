@@ -45,8 +45,8 @@ class MemFile {
     FUZZ_CHECK(ftruncate(fd_, 0) == 0, "ftruncate failed");
     size_t done = 0;
     while (done < bytes.size()) {
-      const ssize_t n = pwrite(fd_, bytes.data() + done, bytes.size() - done,
-                               static_cast<off_t>(done));
+      const ssize_t n =
+          pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
       FUZZ_CHECK(n > 0, "pwrite failed");
       done += static_cast<size_t>(n);
     }
@@ -126,8 +126,8 @@ bool IsBlankText(std::string_view s) {
 std::string Describe(const revsum::Record& r) {
   if (r.review) {
     return "review line " + std::to_string(r.review->line) + " id '" +
-           Escape(r.review->external_id) + "' product '" + Escape(r.review->product) +
-           "' title '" + Escape(r.review->title) + "' text '" + Escape(r.review->text) + "'";
+           Escape(r.review->external_id) + "' product '" + Escape(r.review->product) + "' title '" +
+           Escape(r.review->title) + "' text '" + Escape(r.review->text) + "'";
   }
   if (r.reject) {
     return "reject line " + std::to_string(r.reject->line) + " reason '" +
@@ -198,8 +198,8 @@ std::vector<revsum::Record> ReadAll(const std::string& path, const revsum::ReadO
 }  // namespace
 
 // The reference read's chunk: larger than any input (-max_len), so that it sees the whole dump at
-// once, but smaller than the 1 MiB default, which would make every read allocate (and AddressSanitizer
-// poison) megabytes and slow the target down 10x.
+// once, but smaller than the 1 MiB default, which would make every read allocate (and
+// AddressSanitizer poison) megabytes and slow the target down 10x.
 constexpr size_t kReferenceChunk = 64 << 10;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -218,9 +218,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   plain.Set(dump);
   variant.Set(options.gzip_variant ? Gzip(dump, options.two_members) : std::string(dump));
 
-  for (revsum::Format format : {revsum::Format::kAuto, revsum::Format::kJsonl,
-                                revsum::Format::kCsv, revsum::Format::kTsv,
-                                revsum::Format::kText}) {
+  for (revsum::Format format : {revsum::Format::kAuto, revsum::Format::kJsonl, revsum::Format::kCsv,
+                                revsum::Format::kTsv, revsum::Format::kText}) {
     revsum::ReadOptions read = options.read;
     read.format = format;
     read.chunk_bytes = kReferenceChunk;

@@ -109,8 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::vector<revsum::SearchHit> hits = store->Search(query, kLimit);
     FUZZ_CHECK(hits.size() <= kLimit, "more hits than the limit: " + shown);
     for (const revsum::SearchHit& hit : hits) {
-      FUZZ_CHECK(stored.count(hit.text) == 1, "hit '" + Escape(hit.text) + "' was never stored: " +
-                                                  shown);
+      FUZZ_CHECK(stored.count(hit.text) == 1,
+                 "hit '" + Escape(hit.text) + "' was never stored: " + shown);
       FUZZ_CHECK(hit.sentence_id > 0 && hit.review_id > 0, "hit without ids: " + shown);
     }
   } catch (const revsum::StoreError& e) {

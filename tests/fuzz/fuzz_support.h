@@ -12,13 +12,13 @@
 #include <vector>
 
 // Aborts with `message` when `condition` is false. Active in every build type (no NDEBUG).
-#define FUZZ_CHECK(condition, message)                                                        \
-  do {                                                                                        \
-    if (!(condition)) {                                                                       \
-      std::fprintf(stderr, "%s:%d: FUZZ_CHECK(%s) failed: %s\n", __FILE__, __LINE__,          \
-                   #condition, std::string(message).c_str());                                 \
-      std::abort();                                                                           \
-    }                                                                                         \
+#define FUZZ_CHECK(condition, message)                                                           \
+  do {                                                                                           \
+    if (!(condition)) {                                                                          \
+      std::fprintf(stderr, "%s:%d: FUZZ_CHECK(%s) failed: %s\n", __FILE__, __LINE__, #condition, \
+                   std::string(message).c_str());                                                \
+      std::abort();                                                                              \
+    }                                                                                            \
   } while (0)
 
 namespace revsum::fuzz {

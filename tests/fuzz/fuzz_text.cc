@@ -51,16 +51,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // --- cleaning -------------------------------------------------------------------------------
   const revsum::MappedText cleaned = revsum::CleanWithOffsets(text);
-  FUZZ_CHECK(cleaned.begin.size() == cleaned.text.size() &&
-                 cleaned.end.size() == cleaned.text.size(),
-             "MappedText sizes differ: " + shown);
+  FUZZ_CHECK(
+      cleaned.begin.size() == cleaned.text.size() && cleaned.end.size() == cleaned.text.size(),
+      "MappedText sizes differ: " + shown);
   size_t longest_expansion = 0;  // cleaned code points sharing one original span
   for (size_t i = 0, run = 0; i < cleaned.text.size(); ++i) {
     const char32_t c = cleaned.text[i];
     const std::string at = " at cleaned " + std::to_string(i) + ": " + shown;
-    FUZZ_CHECK(0 <= cleaned.begin[i] && cleaned.begin[i] <= cleaned.end[i] &&
-                   cleaned.end[i] <= length,
-               "span out of range" + at);
+    FUZZ_CHECK(
+        0 <= cleaned.begin[i] && cleaned.begin[i] <= cleaned.end[i] && cleaned.end[i] <= length,
+        "span out of range" + at);
     if (i > 0) {
       FUZZ_CHECK(cleaned.begin[i - 1] <= cleaned.begin[i] && cleaned.end[i - 1] <= cleaned.end[i],
                  "spans decrease" + at);
@@ -69,8 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(c != '\t' && c != '\r' && (c >= 0x20 || c == '\n') && !(c >= 0x7F && c < 0xA0),
                "control character kept" + at);
     FUZZ_CHECK(c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF), "not a scalar value" + at);
-    const bool same_span = i > 0 && cleaned.begin[i] == cleaned.begin[i - 1] &&
-                           cleaned.end[i] == cleaned.end[i - 1];
+    const bool same_span =
+        i > 0 && cleaned.begin[i] == cleaned.begin[i - 1] && cleaned.end[i] == cleaned.end[i - 1];
     run = same_span ? run + 1 : 1;
     longest_expansion = std::max(longest_expansion, run);
   }
@@ -93,8 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < sentences.size(); ++i) {
     const revsum::Sentence& s = sentences[i];
     const std::string at = " in sentence " + std::to_string(i) + " [" + std::to_string(s.begin) +
-                           ", " + std::to_string(s.end) + ") '" + Escape(s.text) + "' of " +
-                           shown;
+                           ", " + std::to_string(s.end) + ") '" + Escape(s.text) + "' of " + shown;
     FUZZ_CHECK(s.index == static_cast<int32_t>(i), "index out of sequence" + at);
     FUZZ_CHECK(!s.text.empty(), "empty sentence" + at);
     FUZZ_CHECK(s.text.front() != ' ' && s.text.back() != ' ', "outer space" + at);

@@ -41,12 +41,13 @@ std::unique_ptr<revsum::TokenCounter> LoadOrDie(revsum::Encoding encoding) {
 }
 
 void CheckEncoding(const revsum::TokenCounter& counter, std::string_view text) {
-  const std::string shown = std::string(revsum::EncodingName(counter.encoding())) + " input '" +
-                            Escape(text) + "'";
+  const std::string shown =
+      std::string(revsum::EncodingName(counter.encoding())) + " input '" + Escape(text) + "'";
   const std::vector<uint32_t> ids = counter.Encode(text);
   FUZZ_CHECK(text.empty() == ids.empty(), "empty/non-empty mismatch: " + shown);
   for (uint32_t id : ids) {
-    FUZZ_CHECK(id < counter.vocab_size(), "id " + std::to_string(id) + " is not ordinary: " + shown);
+    FUZZ_CHECK(id < counter.vocab_size(),
+               "id " + std::to_string(id) + " is not ordinary: " + shown);
   }
   std::string decoded;
   FUZZ_CHECK(counter.Decode(ids, &decoded), "Decode refused ids from Encode: " + shown);
@@ -61,8 +62,8 @@ void CheckEncoding(const revsum::TokenCounter& counter, std::string_view text) {
 
   const std::vector<uint32_t> special = counter.EncodeWithSpecialTokens(text);
   FUZZ_CHECK(counter.Decode(special, &decoded), "Decode refused EncodeWithSpecialTokens: " + shown);
-  FUZZ_CHECK(decoded == text, "Decode(EncodeWithSpecialTokens(x)) = '" + Escape(decoded) +
-                                  "' != x: " + shown);
+  FUZZ_CHECK(decoded == text,
+             "Decode(EncodeWithSpecialTokens(x)) = '" + Escape(decoded) + "' != x: " + shown);
 }
 
 }  // namespace
@@ -76,8 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   std::string json, error;
   if (revsum::DecodeJsonString(text, &json, &error)) {
-    FUZZ_CHECK(!IsValidUtf8(text) || IsValidUtf8(json), "DecodeJsonString gave invalid UTF-8 for '" + Escape(text) +
-                                      "': '" + Escape(json) + "'");
+    FUZZ_CHECK(
+        !IsValidUtf8(text) || IsValidUtf8(json),
+        "DecodeJsonString gave invalid UTF-8 for '" + Escape(text) + "': '" + Escape(json) + "'");
   } else {
     FUZZ_CHECK(!error.empty(), "DecodeJsonString failed without a message: '" + Escape(text) + "'");
   }
