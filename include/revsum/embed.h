@@ -2,7 +2,8 @@
 //
 // Two implementations plug into the Embedder interface:
 //   - LexicalEmbedder (lexical.h): model-free, any language, fitted on the batch it embeds.
-//   - UseLiteEmbedder (use_lite.h): Universal Sentence Encoder Lite, a 2-layer transformer in Eigen.
+//   - UseLiteEmbedder (use_lite.h): Universal Sentence Encoder Lite, a 2-layer transformer in
+//   Eigen.
 #pragma once
 
 #include <string>

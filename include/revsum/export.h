@@ -5,8 +5,8 @@
 // when a tokenizer is given, in LLM tokens. The "after" figure counts exactly the summary body as
 // exported — the cited sentence lines for text/markdown, the "summary" string for json/jsonl — so
 // a user pasting the body pays what the export says. Words are counted as word budgets count them
-// (BudgetWordCost in summarize.h: ICU words for Chinese, whitespace tokens for English). "Before" counts the product's review texts,
-// one review per line.
+// (BudgetWordCost in summarize.h: ICU words for Chinese, whitespace tokens for English). "Before"
+// counts the product's review texts, one review per line.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +41,7 @@ struct ProductExport {
   std::string product;
   int64_t reviews = 0;
   std::optional<double> avg_rating;
-  std::string body;  // the summary body exactly as exported (see header comment)
+  std::string body;                 // the summary body exactly as exported (see header comment)
   std::vector<int64_t> review_ids;  // cited review of each kept sentence, in order
   int64_t words_before = 0, words_after = 0;
   int64_t tokens_before = 0, tokens_after = 0;  // 0 when no tokenizer was given

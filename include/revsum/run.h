@@ -57,7 +57,7 @@ class EmbedderPool {
   UseLiteOptions use_lite_options_;
   std::unique_ptr<Embedder> lexical_;
   std::unique_ptr<Embedder> use_lite_;
-  std::unique_ptr<Embedder> combined_;  // over lexical_ and use_lite_
+  std::unique_ptr<Embedder> combined_;        // over lexical_ and use_lite_
   std::unique_ptr<Embedder> large_lexical_;   // kLargeScopeLexicalDim wide
   std::unique_ptr<Embedder> large_combined_;  // over large_lexical_ and use_lite_
 };

@@ -105,10 +105,10 @@ struct StoredSummary {
   std::string subject;  // review id (as text) or product key
   std::string text;
   std::vector<int64_t> sentence_ids;
-  int64_t units_in = 0, units_out = 0;  // words (or tokens) before and after
-  std::string unit;                     // "words" or the tokenizer's name
-  std::string embedder;                 // the embedder that produced the weights
-  std::string tokenizer;                // empty when tokens were not counted
+  int64_t units_in = 0, units_out = 0;    // words (or tokens) before and after
+  std::string unit;                       // "words" or the tokenizer's name
+  std::string embedder;                   // the embedder that produced the weights
+  std::string tokenizer;                  // empty when tokens were not counted
   int64_t tokens_in = 0, tokens_out = 0;  // review texts (one per line) and `text`, in tokenizer
 };
 

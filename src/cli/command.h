@@ -1,6 +1,6 @@
 // The revsum CLI is a table of subcommands. Each src/cli/<name>_main.cc registers one with
-// REVSUM_COMMAND; main.cc builds the CLI11 app from the table. Commands are thin: they parse options,
-// call the library, print, and return the process exit code.
+// REVSUM_COMMAND; main.cc builds the CLI11 app from the table. Commands are thin: they parse
+// options, call the library, print, and return the process exit code.
 #pragma once
 
 #include <functional>
@@ -32,8 +32,8 @@ struct CommandRegistrar {
 
 // Exit codes, documented in the README.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // the command could not do its job (bad arguments, I/O, DB)
-inline constexpr int kExitRejects = 3;   // the job finished but some input records were rejected
+inline constexpr int kExitFailure = 1;  // the command could not do its job (bad arguments, I/O, DB)
+inline constexpr int kExitRejects = 3;  // the job finished but some input records were rejected
 
 }  // namespace revsum::cli
 

@@ -13,8 +13,7 @@ void AddDbOption(CLI::App& sub, std::string* db) {
 }
 
 void AddReadOptions(CLI::App& sub, ReadFlags* flags) {
-  sub.add_option("--format", flags->format, "auto, jsonl, csv, tsv or text")
-      ->capture_default_str();
+  sub.add_option("--format", flags->format, "auto, jsonl, csv, tsv or text")->capture_default_str();
   FieldMap& f = flags->options.fields;
   sub.add_option("--text-field", f.text, "field/column holding the review text");
   sub.add_option("--product-field", f.product, "field/column holding the product key");
@@ -48,9 +47,10 @@ void ProgressLine::Update(const IngestProgress& p) {
   if (p.total_bytes > 0 && p.bytes > 0) {
     double frac = static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
     double eta = frac > 0 ? p.seconds * (1 - frac) / frac : 0;
-    std::snprintf(line, sizeof line, "\r%s: %s records, %.0f rec/s, %.1f/%.1f MB (%.0f%%), ETA %.0fs ",
-                  p.path.c_str(), Thousands(p.records).c_str(), rate, mb,
-                  static_cast<double>(p.total_bytes) / 1e6, 100 * frac, eta);
+    std::snprintf(line, sizeof line,
+                  "\r%s: %s records, %.0f rec/s, %.1f/%.1f MB (%.0f%%), ETA %.0fs ", p.path.c_str(),
+                  Thousands(p.records).c_str(), rate, mb, static_cast<double>(p.total_bytes) / 1e6,
+                  100 * frac, eta);
   } else {
     std::snprintf(line, sizeof line, "\r%s: %s records, %.0f rec/s, %.1f MB ", p.path.c_str(),
                   Thousands(p.records).c_str(), rate, mb);

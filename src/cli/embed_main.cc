@@ -38,7 +38,8 @@ Runner Setup(CLI::App& sub) {
       ->check(CLI::IsMember({"use-lite", "lexical"}))
       ->capture_default_str();
   sub.add_option("--threads", args->threads, "threads (0 = all cores)");
-  sub.add_option("--batch", args->batch, "use-lite: lines embedded per call")->capture_default_str();
+  sub.add_option("--batch", args->batch, "use-lite: lines embedded per call")
+      ->capture_default_str();
   return [args] {
     std::unique_ptr<Embedder> embedder;
     size_t batch = args->batch;

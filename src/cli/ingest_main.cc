@@ -17,7 +17,8 @@ struct IngestArgs {
 
 Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<IngestArgs>();
-  sub.add_option("files", args->files, "dump files (.jsonl, .csv, .tsv, .txt, optionally .gz); - for stdin")
+  sub.add_option("files", args->files,
+                 "dump files (.jsonl, .csv, .tsv, .txt, optionally .gz); - for stdin")
       ->required();
   AddDbOption(sub, &args->db);
   AddReadOptions(sub, &args->read);
@@ -26,9 +27,9 @@ Runner Setup(CLI::App& sub) {
   return [args] {
     auto store = ReviewStore::Open(args->db);
     IngestCounts c = IngestAll(*store, args->files, args->read, args->threads, args->quiet);
-    std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates)
-              << "\trejected " << c.rejected << "\t(new " << c.ingested << ", already stored "
-              << c.duplicates << ", sentences " << c.sentences << ")\n";
+    std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates) << "\trejected "
+              << c.rejected << "\t(new " << c.ingested << ", already stored " << c.duplicates
+              << ", sentences " << c.sentences << ")\n";
     return c.rejected > 0 ? kExitRejects : kExitOk;
   };
 }

@@ -17,7 +17,8 @@ struct RunArgs {
 
 Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<RunArgs>();
-  sub.add_option("files", args->files, "dump files (.jsonl, .csv, .tsv, .txt, optionally .gz); - for stdin")
+  sub.add_option("files", args->files,
+                 "dump files (.jsonl, .csv, .tsv, .txt, optionally .gz); - for stdin")
       ->required();
   AddDbOption(sub, &args->db);
   AddReadOptions(sub, &args->read);
@@ -27,8 +28,8 @@ Runner Setup(CLI::App& sub) {
     RunOptions options = ResolveRunOptions(args->flags);  // validate before reading anything
     auto store = ReviewStore::Open(args->db);
     IngestCounts c = IngestAll(*store, args->files, args->read, args->flags.threads, args->quiet);
-    std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates)
-              << "\trejected " << c.rejected << "\n";
+    std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates) << "\trejected "
+              << c.rejected << "\n";
     RunReport report = SummarizeAndReport(*store, options, args->quiet);
     std::cout << "run " << report.run_id << "\tproduct summaries " << report.product_summaries
               << "\treview summaries " << report.review_summaries << "\n";

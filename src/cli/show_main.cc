@@ -30,8 +30,9 @@ void PrintReview(const StoredReview& r, const std::map<int64_t, ScoreRow>& score
       if (heads) {
         std::cout << "(";
         for (size_t h = 0; h < it->second.head_weights.size(); ++h) {
-          std::cout << (h ? " " : "") << (h < head_names.size() ? head_names[h] : "h" + std::to_string(h))
-                    << "=" << std::setprecision(4) << it->second.head_weights[h];
+          std::cout << (h ? " " : "")
+                    << (h < head_names.size() ? head_names[h] : "h" + std::to_string(h)) << "="
+                    << std::setprecision(4) << it->second.head_weights[h];
         }
         std::cout << ") ";
       }
@@ -88,13 +89,15 @@ Runner Setup(CLI::App& sub) {
         for (auto& [id, row] : store->GetScores(run->id, "product", ids)) scores[id] = row;
       }
     }
-    if (as_product) std::cout << "product " << args->subject << ": " << reviews.size() << " reviews\n";
+    if (as_product)
+      std::cout << "product " << args->subject << ": " << reviews.size() << " reviews\n";
     for (const StoredReview& r : reviews) PrintReview(r, scores, head_names, args->heads);
     return kExitOk;
   };
 }
 
-REVSUM_COMMAND("show", "A review or a product with its sentences (ids, weights) and summary", Setup);
+REVSUM_COMMAND("show", "A review or a product with its sentences (ids, weights) and summary",
+               Setup);
 
 }  // namespace
 }  // namespace revsum::cli

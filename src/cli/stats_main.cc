@@ -28,7 +28,8 @@ Runner Setup(CLI::App& sub) {
     auto reasons = store->RejectReasons(10);
     if (!reasons.empty()) {
       std::cout << "reject reasons:\n";
-      for (const auto& [reason, n] : reasons) std::cout << "  " << std::setw(8) << n << "  " << reason << "\n";
+      for (const auto& [reason, n] : reasons)
+        std::cout << "  " << std::setw(8) << n << "  " << reason << "\n";
     }
     return kExitOk;
   };

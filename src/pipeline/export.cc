@@ -37,14 +37,15 @@ std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
                   " words (" + Ratio(p.words_before, p.words_after) + " smaller)";
   if (with_tokens) {
     s += "; " + std::to_string(p.tokens_before) + " tokens -> " + std::to_string(p.tokens_after) +
-         " " + tokenizer + " tokens, " + std::to_string(p.tokens_before - p.tokens_after) + " saved (" +
-         Ratio(p.tokens_before, p.tokens_after) + ")";
+         " " + tokenizer + " tokens, " + std::to_string(p.tokens_before - p.tokens_after) +
+         " saved (" + Ratio(p.tokens_before, p.tokens_after) + ")";
   }
   return s;
 }
 
 std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
-  std::string o = "{\"product\":" + JsonQuote(p.product) + ",\"reviews\":" + std::to_string(p.reviews);
+  std::string o =
+      "{\"product\":" + JsonQuote(p.product) + ",\"reviews\":" + std::to_string(p.reviews);
   o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
   o += ",\"summary\":" + JsonQuote(p.body) + ",\"citations\":[";
   for (size_t i = 0; i < p.review_ids.size(); ++i) {
@@ -53,13 +54,14 @@ std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
   o += "],\"words_before\":" + std::to_string(p.words_before) +
        ",\"words_after\":" + std::to_string(p.words_after);
   if (!tokenizer.empty()) {
-    o += ",\"tokenizer\":" + JsonQuote(tokenizer) + ",\"tokens_before\":" +
-         std::to_string(p.tokens_before) + ",\"tokens_after\":" + std::to_string(p.tokens_after) +
+    o += ",\"tokenizer\":" + JsonQuote(tokenizer) +
+         ",\"tokens_before\":" + std::to_string(p.tokens_before) +
+         ",\"tokens_after\":" + std::to_string(p.tokens_after) +
          ",\"tokens_saved\":" + std::to_string(p.tokens_before - p.tokens_after) +
          ",\"compression\":" +
-         (p.tokens_after ? Fixed(static_cast<double>(p.tokens_before) /
-                                     static_cast<double>(p.tokens_after), 2)
-                         : std::string("null"));
+         (p.tokens_after
+              ? Fixed(static_cast<double>(p.tokens_before) / static_cast<double>(p.tokens_after), 2)
+              : std::string("null"));
   }
   return o + "}";
 }
@@ -123,10 +125,16 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
       p.review_ids.push_back(review_id);
       const std::string cite = "[r" + std::to_string(review_id) + "]";
       switch (options.format) {
-        case ExportFormat::kText: p.body += "- " + text + " " + cite + "\n"; break;
-        case ExportFormat::kMarkdown: p.body += "- " + text + " " + cite + "\n"; break;
+        case ExportFormat::kText:
+          p.body += "- " + text + " " + cite + "\n";
+          break;
+        case ExportFormat::kMarkdown:
+          p.body += "- " + text + " " + cite + "\n";
+          break;
         case ExportFormat::kJson:
-        case ExportFormat::kJsonl: p.body += (p.body.empty() ? "" : " ") + text; break;
+        case ExportFormat::kJsonl:
+          p.body += (p.body.empty() ? "" : " ") + text;
+          break;
       }
       p.words_after += static_cast<int64_t>(words(text));
     }

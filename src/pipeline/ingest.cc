@@ -68,8 +68,7 @@ class BoundedQueue {
 
 }  // namespace
 
-IngestCounts IngestFile(ReviewStore& store, const std::string& path,
-                        const IngestOptions& options) {
+IngestCounts IngestFile(ReviewStore& store, const std::string& path, const IngestOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto reader = ReviewReader::Open(path, options.read);
@@ -190,7 +189,8 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path,
   read_thread.join();
   for (auto& w : workers) w.join();
   if (failure) std::rethrow_exception(failure);
-  if (source_id < 0) source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
+  if (source_id < 0)
+    source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
   store.FinishSource(source_id, counts.read, counts.ingested, counts.duplicates, counts.rejected);
   report(last_bytes);
   return counts;

@@ -14,10 +14,14 @@ namespace revsum {
 
 std::string_view EmbedderChoiceName(EmbedderChoice choice) {
   switch (choice) {
-    case EmbedderChoice::kLexical: return "lexical";
-    case EmbedderChoice::kUseLite: return "use-lite";
-    case EmbedderChoice::kCombined: return "combined";
-    case EmbedderChoice::kAuto: return "auto";
+    case EmbedderChoice::kLexical:
+      return "lexical";
+    case EmbedderChoice::kUseLite:
+      return "use-lite";
+    case EmbedderChoice::kCombined:
+      return "combined";
+    case EmbedderChoice::kAuto:
+      return "auto";
   }
   return "?";
 }
@@ -91,7 +95,8 @@ std::string RunKey(const RunOptions& o) {
   const SelectorOptions& se = o.summarize.selector;
   std::ostringstream key;
   key << "scopes=" << (o.review_scope ? "review," : "") << (o.product_scope ? "product" : "")
-      << ";budget=" << o.summarize.budget.ToString() << ";embedder=" << EmbedderChoiceName(o.embedder)
+      << ";budget=" << o.summarize.budget.ToString()
+      << ";embedder=" << EmbedderChoiceName(o.embedder)
       << ";tokenizer=" << EncodingName(o.tokenizer) << ";seeds=" << o.summarize.seeds_path
       << ";cjk_seeds=" << o.cjk_seeds_path << ";standardise=" << sc.standardise
       << ";z_tau=" << sc.z_temperature << ";relative_sim=" << se.relative_similarity
@@ -193,8 +198,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     unit = std::string(EncodingName(options.tokenizer));
   }
   // Seeds by the scope's language: CJK scopes take cjk_seeds_path (when set).
-  const SeedSet seeds =
-      summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
+  const SeedSet seeds = summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
   const SeedSet cjk_seeds =
       options.cjk_seeds_path.empty() ? seeds : LoadSeeds(options.cjk_seeds_path);
   auto seeds_for = [&](const std::vector<std::string>& texts) -> const SeedSet& {
@@ -207,7 +211,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     products = store.Products();
   } else {
     for (const std::string& p : products) {
-      if (!store.HasProduct(p)) throw std::runtime_error("no product '" + p + "' in " + store.path());
+      if (!store.HasProduct(p))
+        throw std::runtime_error("no product '" + p + "' in " + store.path());
     }
   }
 
@@ -217,9 +222,9 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   info.embedder = pool.Describe();
   info.model_hash = pool.ModelHash();
   std::ostringstream params;
-  params << "{\"budget\":" << JsonQuote(summarize.budget.ToString())
-         << ",\"scopes\":" << JsonQuote(std::string(options.review_scope ? "review " : "") +
-                                         (options.product_scope ? "product" : ""))
+  params << "{\"budget\":" << JsonQuote(summarize.budget.ToString()) << ",\"scopes\":"
+         << JsonQuote(std::string(options.review_scope ? "review " : "") +
+                      (options.product_scope ? "product" : ""))
          << ",\"embedder\":" << JsonQuote(EmbedderChoiceName(options.embedder))
          << ",\"tokenizer\":" << JsonQuote(EncodingName(options.tokenizer))
          << ",\"products\":" << (options.products.empty() ? 0 : options.products.size())

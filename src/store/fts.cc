@@ -1,7 +1,7 @@
 // FTS5 text for mixed Chinese/English search. FTS5's unicode61 tokenizer keeps a run of ideographs
-// as one token, so "电池" would never match inside "电池续航很好". We index each CJK character as its
-// own token and turn CJK runs in a query into phrases ("电 池"): a phrase of consecutive characters
-// matches exactly the texts that contain that substring.
+// as one token, so "电池" would never match inside "电池续航很好". We index each CJK character as
+// its own token and turn CJK runs in a query into phrases ("电 池"): a phrase of consecutive
+// characters matches exactly the texts that contain that substring.
 #include <string>
 #include <string_view>
 

@@ -106,8 +106,9 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
                                                const StoreOptions& options) {
   sqlite3* db = nullptr;
   // One thread uses a connection at a time (see store.h), so SQLite's own mutexes are not needed.
-  int flags = SQLITE_OPEN_NOMUTEX | (options.read_only ? SQLITE_OPEN_READONLY
-                                                      : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+  int flags =
+      SQLITE_OPEN_NOMUTEX |
+      (options.read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
@@ -253,7 +254,9 @@ bool ReviewStore::AddReview(int64_t source_id, const Review& review,
         .Bind(5, sentence.text)
         .Bind(6, sentence.tokens >= 0 ? std::optional<int64_t>(sentence.tokens) : std::nullopt)
         .Run();
-    s.add_fts.Bind(1, static_cast<int64_t>(sqlite3_last_insert_rowid(db_))).Bind(2, FtsIndexText(sentence.text)).Run();
+    s.add_fts.Bind(1, static_cast<int64_t>(sqlite3_last_insert_rowid(db_)))
+        .Bind(2, FtsIndexText(sentence.text))
+        .Run();
   }
   MaybeCommit();
   return true;
@@ -521,7 +524,8 @@ std::vector<StoredSummary> ReviewStore::GetSummaries(int64_t run_id, const std::
   std::vector<StoredSummary> out;
   Statement q(db_,
               "SELECT id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, "
-              "embedder, tokenizer, tokens_in, tokens_out FROM summaries WHERE run_id = ?1 AND (?2 = '' OR scope = ?2) "
+              "embedder, tokenizer, tokens_in, tokens_out FROM summaries WHERE run_id = ?1 AND (?2 "
+              "= '' OR scope = ?2) "
               "AND (?3 = '' OR subject = ?3) ORDER BY scope, subject");
   q.Bind(1, run_id).Bind(2, scope).Bind(3, subject);
   while (q.Step()) {

@@ -14,9 +14,9 @@
 namespace revsum {
 namespace {
 
+using testing::CommandResult;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::CommandResult;
 using testing::RunRevsum;
 using testing::TempDir;
 
@@ -71,8 +71,9 @@ TEST_F(CliTest, MessyDumpsAreRejectedWithFileLineAndReasonAndTheRestIsKept) {
   int64_t rejects = QueryInt(db_, "SELECT count(*) FROM rejects");
   EXPECT_EQ(rejects, 10);
   // Every record read is either a stored (or already stored) review or a reject.
-  EXPECT_EQ(QueryInt(db_, "SELECT sum(records) - sum(ingested) - sum(duplicates) - sum(rejected) "
-                          "FROM sources"),
+  EXPECT_EQ(QueryInt(db_,
+                     "SELECT sum(records) - sum(ingested) - sum(duplicates) - sum(rejected) "
+                     "FROM sources"),
             0);
   EXPECT_GT(QueryInt(db_, "SELECT count(*) FROM reviews"), 30);
   EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM rejects WHERE raw IS NULL OR length(raw) = 0"), 0);
@@ -178,8 +179,9 @@ TEST_F(CliTest, RunThenExportInEveryFormat) {
 TEST_F(CliTest, TokenCountsAreStoredPerSentenceAndPerSummary) {
   ASSERT_EQ(RunRevsum("run " + kCleanSamples + " --db " + db_ + " --budget 30w").exit_code, 0);
   EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM sentences WHERE tokens IS NULL OR tokens <= 0"), 0);
-  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM summaries WHERE tokenizer != 'o200k_base' OR "
-                          "tokens_out <= 0 OR tokens_in <= tokens_out"),
+  EXPECT_EQ(QueryInt(db_,
+                     "SELECT count(*) FROM summaries WHERE tokenizer != 'o200k_base' OR "
+                     "tokens_out <= 0 OR tokens_in <= tokens_out"),
             0);
   std::string error;
   auto tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
@@ -187,8 +189,10 @@ TEST_F(CliTest, TokenCountsAreStoredPerSentenceAndPerSummary) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT text, tokens_out FROM summaries UNION ALL "
-                                   "SELECT text, tokens FROM sentences", -1, &st, nullptr),
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT text, tokens_out FROM summaries UNION ALL "
+                               "SELECT text, tokens FROM sentences",
+                               -1, &st, nullptr),
             SQLITE_OK);
   size_t rows = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
@@ -218,20 +222,25 @@ TEST_F(CliTest, SummarizingAgainWithTheSameParametersReplacesTheRun) {
 TEST_F(CliTest, SummariesNeverExceedTheirBudget) {
   ASSERT_EQ(RunRevsum("ingest " + kCleanSamples + " --db " + db_).exit_code, 0);
   for (const char* budget : {"15w", "2s", "40t", "20%"}) {
-    CommandResult r = RunRevsum(std::string("summarize --scope both --db ") + db_ + " --budget " + budget);
+    CommandResult r =
+        RunRevsum(std::string("summarize --scope both --db ") + db_ + " --budget " + budget);
     ASSERT_EQ(r.exit_code, 0) << budget << ": " << r.err;
   }
-  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
-                          "WHERE r.params LIKE '%\"15w\"%' AND s.units_out > 15"),
+  EXPECT_EQ(QueryInt(db_,
+                     "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
+                     "WHERE r.params LIKE '%\"15w\"%' AND s.units_out > 15"),
             0);
-  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
-                          "WHERE r.params LIKE '%\"2s\"%' AND json_array_length(s.sentence_ids) > 2"),
+  EXPECT_EQ(QueryInt(db_,
+                     "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
+                     "WHERE r.params LIKE '%\"2s\"%' AND json_array_length(s.sentence_ids) > 2"),
             0);
-  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
-                          "WHERE r.params LIKE '%\"40t\"%' AND s.units_out > 40"),
+  EXPECT_EQ(QueryInt(db_,
+                     "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
+                     "WHERE r.params LIKE '%\"40t\"%' AND s.units_out > 40"),
             0);
-  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
-                          "WHERE r.params LIKE '%\"20%%\"%' AND s.units_out > 0.2 * s.units_in"),
+  EXPECT_EQ(QueryInt(db_,
+                     "SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id "
+                     "WHERE r.params LIKE '%\"20%%\"%' AND s.units_out > 0.2 * s.units_in"),
             0);
   EXPECT_GT(QueryInt(db_, "SELECT count(*) FROM summaries WHERE scope = 'review'"), 50);
 }
@@ -244,7 +253,8 @@ TEST_F(CliTest, ShowIncludesTheSummaryAndPerHeadWeights) {
   EXPECT_THAT(r.out, HasSubstr("w="));
   EXPECT_THAT(r.out, HasSubstr("consensus="));
   // The weights of one scope sum to 1.
-  EXPECT_NEAR(static_cast<double>(QueryInt(db_,
+  EXPECT_NEAR(static_cast<double>(QueryInt(
+                  db_,
                   "SELECT round(sum(sc.weight) * 1000) FROM scores sc JOIN sentences s ON "
                   "s.id = sc.sentence_id JOIN reviews r ON r.id = s.review_id JOIN products p ON "
                   "p.id = r.product_id WHERE p.key = 'B0KTL55200' AND sc.scope = 'product'")),
@@ -253,8 +263,10 @@ TEST_F(CliTest, ShowIncludesTheSummaryAndPerHeadWeights) {
 
 TEST_F(CliTest, EvalScoresAnotherSystemsOutput) {
   std::string gold = std::string(REVSUM_TEST_DATA) + "/eval/mini_set.jsonl";
-  CommandResult own = RunRevsum("eval --gold " + gold + " --budget-from-file --embedder lexical "
-                                "--write-summaries " + dir_ / "out.jsonl");
+  CommandResult own = RunRevsum("eval --gold " + gold +
+                                " --budget-from-file --embedder lexical "
+                                "--write-summaries " +
+                                dir_ / "out.jsonl");
   ASSERT_EQ(own.exit_code, 0) << own.err;
   EXPECT_THAT(own.out, HasSubstr("mini"));
   CommandResult again = RunRevsum("eval --gold " + gold + " --system " + dir_ / "out.jsonl");

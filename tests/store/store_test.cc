@@ -19,8 +19,8 @@ using ::testing::HasSubstr;
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("revsum_store_test_" + std::to_string(std::random_device{}()));
+    dir_ =
+        fs::temp_directory_path() / ("revsum_store_test_" + std::to_string(std::random_device{}()));
     fs::create_directories(dir_);
     path_ = (dir_ / "reviews.db").string();
   }
@@ -75,8 +75,8 @@ TEST_F(StoreTest, ReopeningKeepsDataAndVersion) {
   {
     auto store = ReviewStore::Open(path_);
     int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-    EXPECT_TRUE(store->AddReview(src, MakeReview("B1", "r1", "Works well."),
-                                 OneSentence("Works well.")));
+    EXPECT_TRUE(
+        store->AddReview(src, MakeReview("B1", "r1", "Works well."), OneSentence("Works well.")));
   }
   auto store = ReviewStore::Open(path_);
   EXPECT_EQ(store->Stats().reviews, 1);

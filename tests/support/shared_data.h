@@ -25,12 +25,12 @@ inline bool RunningInCi() {
 }  // namespace revsum::testing
 
 // Sets `var` to the path of `rel` under the shared folder, or fails (CI) / skips (elsewhere).
-#define REVSUM_REQUIRE_SHARED(var, rel)                                                   \
-  const std::filesystem::path var = ::revsum::testing::SharedDir() / (rel);               \
-  if (!std::filesystem::exists(var)) {                                                    \
-    if (::revsum::testing::RunningInCi()) {                                               \
-      FAIL() << "shared data missing in CI: " << var;                                     \
-    } else {                                                                              \
-      GTEST_SKIP() << "shared data not present: " << var;                                 \
-    }                                                                                     \
+#define REVSUM_REQUIRE_SHARED(var, rel)                                     \
+  const std::filesystem::path var = ::revsum::testing::SharedDir() / (rel); \
+  if (!std::filesystem::exists(var)) {                                      \
+    if (::revsum::testing::RunningInCi()) {                                 \
+      FAIL() << "shared data missing in CI: " << var;                       \
+    } else {                                                                \
+      GTEST_SKIP() << "shared data not present: " << var;                   \
+    }                                                                       \
   }
