@@ -51,8 +51,10 @@ struct IngestOptions {
   std::function<void(const Reject&)> on_reject;
 };
 
-// Reads one dump (or "-" for stdin) into `store`. Throws StoreError if the database fails; bad
-// records never throw, they are counted and stored as rejects.
+// Reads one dump (or "-" for stdin) into `store`. Bad records never throw: they are counted and
+// stored as rejects. If the database or a thread fails (StoreError, std::bad_alloc...), every
+// thread is stopped, the open batch is rolled back (committed batches stay; re-ingesting skips
+// what is stored) and the first failure is rethrown.
 IngestCounts IngestFile(ReviewStore& store, const std::string& path, const IngestOptions& options);
 
 }  // namespace revsum

@@ -95,7 +95,7 @@ struct RunInfo {
 struct ScoreRow {
   int64_t sentence_id = 0;
   double weight = 0;
-  std::vector<float> head_weights;  // in the order of the run's head names
+  std::vector<float> head_weights;  // in the order of the run's head names (a prefix of them)
 };
 
 struct StoredSummary {
@@ -134,8 +134,12 @@ class ReviewStore {
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
   // Keeps a rejected record (idempotent per source, line and reason).
   void AddReject(int64_t source_id, const Reject& reject);
-  // Commits the open batch (also done automatically every batch_size records and on destruction).
+  // Commits the open batch (also done automatically every batch_size records).
   void Flush();
+  // Drops the open batch. Destroying the store does this too: only what was committed (every
+  // batch_size records, by Flush, FinishSource, FinishRun) is kept, so a failure mid-way never
+  // commits half a review or half a run.
+  void Rollback();
 
   // --- reading ------------------------------------------------------------------------------
   StoreStats Stats();
@@ -157,8 +161,14 @@ class ReviewStore {
   void FinishRun(int64_t run_id);
   void AddScores(int64_t run_id, const std::string& scope, const std::vector<ScoreRow>& rows);
   int64_t AddSummary(const StoredSummary& summary);
-  // The latest run (by finish time) that has a summary of this subject, or of anything if empty.
-  std::optional<RunInfo> LatestRun();
+  // The latest finished run; with a scope ("review" or "product"), the latest that has summaries
+  // of that scope.
+  std::optional<RunInfo> LatestRun(const std::string& scope = "");
+  // The run with this id, if it exists.
+  std::optional<RunInfo> GetRun(int64_t run_id);
+  // Replaces a run's head names (the order of ScoreRow::head_weights). Heads may be appended as
+  // later scopes bring new ones; rows written before carry only the heads known then.
+  void SetRunHeads(int64_t run_id, const std::vector<std::string>& head_names);
   std::vector<std::string> RunHeadNames(int64_t run_id);
   std::vector<StoredSummary> GetSummaries(int64_t run_id, const std::string& scope,
                                           const std::string& subject);

@@ -3,6 +3,7 @@
 
 #include "command.h"
 #include "common.h"
+#include "revsum/text.h"
 
 namespace revsum::cli {
 namespace {
@@ -22,7 +23,14 @@ Runner Setup(CLI::App& sub) {
     StoreOptions options;
     options.read_only = true;
     auto store = ReviewStore::Open(args->db, options);
-    auto hits = store->Search(args->query, args->limit);
+    // The index holds cleaned (NFKC) text, so the query is cleaned the same way: full-width
+    // "ｋｅｔｔｌｅ" finds "kettle".
+    const std::string query = CleanText(args->query);
+    if (query.empty()) {
+      std::cerr << "revsum search: the query is empty\n";
+      return kExitFailure;
+    }
+    auto hits = store->Search(query, args->limit);
     for (const SearchHit& h : hits) {
       std::cout << "[" << h.product << " review " << h.review_id << " sentence " << h.sentence_id
                 << "] " << h.text << "\n";

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "revsum/summarize.h"
@@ -69,22 +70,36 @@ std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
 }  // namespace
 
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
-                                           std::ostream& out) {
-  std::optional<RunInfo> run;
-  if (options.run_id) {
-    run = RunInfo{};
-    run->id = *options.run_id;
-  } else {
-    run = store.LatestRun();
+                                           std::ostream& stream) {
+  std::optional<RunInfo> run =
+      options.run_id ? store.GetRun(*options.run_id) : store.LatestRun("product");
+  if (!run) {
+    throw std::runtime_error(
+        store.path() + ": " +
+        (options.run_id ? "no run " + std::to_string(*options.run_id)
+                        : std::string("no product summaries yet; run `revsum summarize`")));
   }
-  if (!run) throw std::runtime_error(store.path() + ": no summaries yet; run `revsum summarize`");
   std::vector<StoredSummary> summaries = store.GetSummaries(run->id, "product", "");
+  if (summaries.empty()) {
+    throw std::runtime_error(store.path() + ": run " + std::to_string(run->id) +
+                             " has no product summaries (it summarised reviews only)");
+  }
   std::map<std::string, const StoredSummary*> by_product;
   for (const StoredSummary& s : summaries) by_product[s.subject] = &s;
   std::vector<std::string> products = options.products;
   if (products.empty()) {
     for (const auto& [key, s] : by_product) products.push_back(key);
   }
+  // Check every product before writing anything, so a failed export leaves no partial output.
+  for (const std::string& product : products) {
+    if (by_product.count(product)) continue;
+    if (!store.HasProduct(product)) {
+      throw std::runtime_error(store.path() + ": no product '" + product + "'");
+    }
+    throw std::runtime_error(store.path() + ": product '" + product + "' has no summary in run " +
+                             std::to_string(run->id) + "; summarise it first");
+  }
+  std::ostringstream out;
   const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
 
   const CostFunction words = BudgetWordCost();
@@ -92,10 +107,6 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
   if (options.format == ExportFormat::kJson) out << "[";
   for (size_t i = 0; i < products.size(); ++i) {
     auto found = by_product.find(products[i]);
-    if (found == by_product.end()) {
-      throw std::runtime_error("no product summary for '" + products[i] + "' in run " +
-                               std::to_string(run->id));
-    }
     const StoredSummary& summary = *found->second;
     const std::vector<StoredReview> reviews = store.GetProductReviews(products[i]);
     ProductExport p;
@@ -165,6 +176,7 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     exported.push_back(std::move(p));
   }
   if (options.format == ExportFormat::kJson) out << "\n]\n";
+  stream << out.str();
   return exported;
 }
 

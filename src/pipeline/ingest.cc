@@ -3,6 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -36,11 +37,14 @@ template <typename T>
 class BoundedQueue {
  public:
   explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
-  void Push(T item) {
+  // Returns false, dropping the item, once the queue is closed.
+  bool Push(T item) {
     std::unique_lock lock(mu_);
     not_full_.wait(lock, [&] { return items_.size() < capacity_ || closed_; });
+    if (closed_) return false;
     items_.push_back(std::move(item));
     not_empty_.notify_one();
+    return true;
   }
   std::optional<T> Pop() {
     std::unique_lock lock(mu_);
@@ -51,9 +55,18 @@ class BoundedQueue {
     not_full_.notify_one();
     return item;
   }
+  // No more pushes; Pop() drains what is queued, then returns nullopt.
   void Close() {
     std::lock_guard lock(mu_);
     closed_ = true;
+    not_empty_.notify_all();
+    not_full_.notify_all();
+  }
+  // Close() and drop what is queued: every thread blocked on the queue returns at once.
+  void Cancel() {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    items_.clear();
     not_empty_.notify_all();
     not_full_.notify_all();
   }
@@ -84,26 +97,43 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
   const uint64_t total_bytes = reader->total_bytes();
   Format format = Format::kAuto;
 
-  std::thread read_thread([&] {
-    uint64_t seq = 0;
-    Batch batch;
-    Record record;
-    while (reader->Next(&record)) {
-      batch.records.push_back(std::move(record));
-      record = Record{};
-      if (batch.records.size() >= options.batch_records) {
-        batch.seq = seq++;
-        batch.bytes_after = reader->bytes_read();
-        batch.format = reader->format();
-        todo.Push(std::move(batch));
-        batch = Batch{};
-      }
+  // The first failure of any thread; it cancels both queues so every other thread stops, and is
+  // rethrown once all threads are joined.
+  std::mutex failure_mu;
+  std::exception_ptr failure;
+  auto fail = [&](std::exception_ptr e) {
+    {
+      std::lock_guard lock(failure_mu);
+      if (!failure) failure = e;
     }
-    batch.seq = seq++;
-    batch.bytes_after = reader->bytes_read();
-    batch.format = reader->format();
-    todo.Push(std::move(batch));
-    todo.Close();
+    todo.Cancel();
+    done.Cancel();
+  };
+
+  std::thread read_thread([&] {
+    try {
+      uint64_t seq = 0;
+      Batch batch;
+      Record record;
+      while (reader->Next(&record)) {
+        batch.records.push_back(std::move(record));
+        record = Record{};
+        if (batch.records.size() >= options.batch_records) {
+          batch.seq = seq++;
+          batch.bytes_after = reader->bytes_read();
+          batch.format = reader->format();
+          if (!todo.Push(std::move(batch))) return;  // cancelled
+          batch = Batch{};
+        }
+      }
+      batch.seq = seq++;
+      batch.bytes_after = reader->bytes_read();
+      batch.format = reader->format();
+      todo.Push(std::move(batch));
+      todo.Close();
+    } catch (...) {
+      fail(std::current_exception());
+    }
   });
 
   std::vector<std::thread> workers;
@@ -111,20 +141,24 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
   int workers_left = threads;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
-      SentenceSegmenter segmenter(options.segment);
-      while (auto batch = todo.Pop()) {
-        batch->sentences.resize(batch->records.size());
-        for (size_t i = 0; i < batch->records.size(); ++i) {
-          if (batch->records[i].review) {
-            batch->sentences[i] = segmenter.Split(batch->records[i].review->text);
-            if (options.tokens) {
-              for (Sentence& sentence : batch->sentences[i]) {
-                sentence.tokens = static_cast<int32_t>(options.tokens->Count(sentence.text));
+      try {
+        SentenceSegmenter segmenter(options.segment);
+        while (auto batch = todo.Pop()) {
+          batch->sentences.resize(batch->records.size());
+          for (size_t i = 0; i < batch->records.size(); ++i) {
+            if (batch->records[i].review) {
+              batch->sentences[i] = segmenter.Split(batch->records[i].review->text);
+              if (options.tokens) {
+                for (Sentence& sentence : batch->sentences[i]) {
+                  sentence.tokens = static_cast<int32_t>(options.tokens->Count(sentence.text));
+                }
               }
             }
           }
+          if (!done.Push(std::move(*batch))) break;  // cancelled
         }
-        done.Push(std::move(*batch));
+      } catch (...) {
+        fail(std::current_exception());
       }
       std::lock_guard lock(workers_mu);
       if (--workers_left == 0) done.Close();
@@ -147,12 +181,10 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
     p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     options.progress(p);
   };
-  std::exception_ptr failure;
   uint64_t last_bytes = 0;
-  while (auto batch = done.Pop()) {
-    if (failure) continue;  // drain so the other threads can finish
-    pending.emplace(batch->seq, std::move(*batch));
-    try {
+  try {
+    while (auto batch = done.Pop()) {
+      pending.emplace(batch->seq, std::move(*batch));
       for (auto it = pending.find(next_seq); it != pending.end(); it = pending.find(next_seq)) {
         Batch& b = it->second;
         if (source_id < 0) {
@@ -182,13 +214,16 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
           report(last_bytes);
         }
       }
-    } catch (...) {
-      failure = std::current_exception();
     }
+  } catch (...) {
+    fail(std::current_exception());
   }
   read_thread.join();
   for (auto& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
+  if (failure) {
+    store.Rollback();  // the open batch may hold half a review; committed batches stay
+    std::rethrow_exception(failure);
+  }
   if (source_id < 0)
     source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
   store.FinishSource(source_id, counts.read, counts.ingested, counts.duplicates, counts.rejected);

@@ -131,18 +131,28 @@ class RunWriter {
       heads_ = result.weights.head_names;
       run_id_ = store_.BeginRun(info_, heads_);
     }
+    // Heads a scope has that earlier scopes lacked (consensus needs >= 2 sentences; seed sets
+    // differ by language) are appended to the run's layout; earlier rows keep their prefix.
+    std::vector<size_t> column(result.weights.head_names.size());
+    for (size_t h = 0; h < column.size(); ++h) {
+      const std::string& name = result.weights.head_names[h];
+      auto at = std::find(heads_.begin(), heads_.end(), name);
+      if (at == heads_.end()) {
+        heads_.push_back(name);
+        heads_changed_ = true;
+        at = heads_.end() - 1;
+      }
+      column[h] = static_cast<size_t>(at - heads_.begin());
+    }
     std::vector<ScoreRow> rows(sentence_ids.size());
     for (size_t i = 0; i < sentence_ids.size(); ++i) {
       const auto row = static_cast<Eigen::Index>(i);
       rows[i].sentence_id = sentence_ids[i];
       rows[i].weight = result.weights.final(row);
       rows[i].head_weights.assign(heads_.size(), 0.0f);
-      for (size_t h = 0; h < result.weights.head_names.size(); ++h) {
-        auto at = std::find(heads_.begin(), heads_.end(), result.weights.head_names[h]);
-        if (at != heads_.end()) {
-          rows[i].head_weights[static_cast<size_t>(at - heads_.begin())] =
-              result.weights.per_head(row, static_cast<Eigen::Index>(h));
-        }
+      for (size_t h = 0; h < column.size(); ++h) {
+        rows[i].head_weights[column[h]] =
+            result.weights.per_head(row, static_cast<Eigen::Index>(h));
       }
     }
     store_.AddScores(*run_id_, scope, rows);
@@ -167,8 +177,9 @@ class RunWriter {
     store_.AddSummary(summary);
   }
 
+  // REQUIRES: at least one Write().
   int64_t Finish() {
-    if (!run_id_) run_id_ = store_.BeginRun(info_, heads_);
+    if (heads_changed_) store_.SetRunHeads(*run_id_, heads_);
     store_.FinishRun(*run_id_);
     return *run_id_;
   }
@@ -179,6 +190,7 @@ class RunWriter {
   const TokenCounter* tokens_;
   std::optional<int64_t> run_id_;
   std::vector<std::string> heads_;
+  bool heads_changed_ = false;
 };
 
 }  // namespace
@@ -276,6 +288,10 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       }
     }
     if (options.progress) options.progress(p + 1, products.size());
+  }
+  if (report.product_summaries + report.review_summaries == 0) {
+    throw std::runtime_error(store.path() + ": nothing to summarise (no sentences in the chosen " +
+                             "products); ingest reviews first");
   }
   report.run_id = writer.Finish();
   return report;

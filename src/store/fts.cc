@@ -2,6 +2,7 @@
 // as one token, so "电池" would never match inside "电池续航很好". We index each CJK character as
 // its own token and turn CJK runs in a query into phrases ("电 池"): a phrase of consecutive
 // characters matches exactly the texts that contain that substring.
+#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -75,7 +76,17 @@ std::string FtsQuery(std::string_view query) {
     }
     if (cp == '"') in_quotes = !in_quotes;
     if (cjk) out += ' ';
-    out.append(query.substr(i, n));
+    // ASCII punctuation touching CJK text ("苹果,新鲜") separates words, as the full-width forms
+    // do; left alone FTS5 would read it as a syntax error. FTS5's own operators stay.
+    char32_t next = 0;
+    if (i + n < query.size()) Decode(query, i + n, &next);
+    const bool touches_cjk = in_cjk_run || IsSpacelessScript(next);
+    if (!in_quotes && touches_cjk && cp < 0x80 && std::ispunct(static_cast<int>(cp)) &&
+        std::string_view("\"*()^+-:").find(static_cast<char>(cp)) == std::string_view::npos) {
+      out += ' ';
+    } else {
+      out.append(query.substr(i, n));
+    }
     i += n;
   }
   if (in_cjk_run && !in_quotes) out += '"';

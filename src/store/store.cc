@@ -144,11 +144,7 @@ ReviewStore::ReviewStore(std::string path, sqlite3* db, StoreOptions options)
     : path_(std::move(path)), db_(db), options_(options) {}
 
 ReviewStore::~ReviewStore() {
-  try {
-    Flush();
-  } catch (const StoreError&) {
-    // The destructor cannot report; the open batch is rolled back by SQLite when closing.
-  }
+  Rollback();
   stmts_.reset();
   sqlite3_close_v2(db_);
 }
@@ -163,6 +159,8 @@ void ReviewStore::Exec(const char* sql) {
 }
 
 void ReviewStore::Begin() {
+  // SQLite may have rolled a transaction back by itself (SQLITE_FULL, SQLITE_IOERR); trust it.
+  if (in_transaction_ && sqlite3_get_autocommit(db_)) in_transaction_ = false;
   if (!in_transaction_) {
     Exec("BEGIN IMMEDIATE");
     in_transaction_ = true;
@@ -174,11 +172,16 @@ void ReviewStore::MaybeCommit() {
 }
 
 void ReviewStore::Flush() {
-  if (in_transaction_) {
-    Exec("COMMIT");
-    in_transaction_ = false;
-  }
+  if (in_transaction_ && !sqlite3_get_autocommit(db_)) Exec("COMMIT");
+  in_transaction_ = false;
   pending_ = 0;
+}
+
+void ReviewStore::Rollback() {
+  if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  in_transaction_ = false;
+  pending_ = 0;
+  if (stmts_) stmts_->product_ids.clear();  // ids of rolled-back products are gone
 }
 
 int64_t ReviewStore::AddSource(const std::string& path, const std::string& format,
@@ -496,15 +499,38 @@ int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
   return id;
 }
 
-std::optional<RunInfo> ReviewStore::LatestRun() {
+std::optional<RunInfo> ReviewStore::LatestRun(const std::string& scope) {
   Flush();
   Statement q(db_,
               "SELECT id, key, params, embedder, model_hash, started_at, finished_at FROM runs "
-              "WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC LIMIT 1");
+              "WHERE finished_at IS NOT NULL AND (?1 = '' OR EXISTS (SELECT 1 FROM summaries s "
+              "WHERE s.run_id = runs.id AND s.scope = ?1)) ORDER BY finished_at DESC, id DESC "
+              "LIMIT 1");
+  q.Bind(1, scope);
   if (!q.Step()) return std::nullopt;
   RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)};
   q.Reset();
   return r;
+}
+
+std::optional<RunInfo> ReviewStore::GetRun(int64_t run_id) {
+  Flush();
+  Statement q(db_,
+              "SELECT id, key, params, embedder, model_hash, started_at, finished_at FROM runs "
+              "WHERE id = ?1");
+  q.Bind(1, run_id);
+  if (!q.Step()) return std::nullopt;
+  RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)};
+  q.Reset();
+  return r;
+}
+
+void ReviewStore::SetRunHeads(int64_t run_id, const std::vector<std::string>& head_names) {
+  Begin();
+  std::string heads;
+  for (size_t i = 0; i < head_names.size(); ++i) heads += (i ? "\t" : "") + head_names[i];
+  Statement up(db_, "UPDATE runs SET heads = ?2 WHERE id = ?1");
+  up.Bind(1, run_id).Bind(2, heads).Run();
 }
 
 std::vector<std::string> ReviewStore::RunHeadNames(int64_t run_id) {

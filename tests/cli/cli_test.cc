@@ -109,6 +109,12 @@ TEST_F(CliTest, SearchFindsEnglishAndChineseAndExplainsSyntaxErrors) {
   CommandResult zh = RunRevsum("search 物流 --db " + db_);
   ASSERT_EQ(zh.exit_code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("物流"));
+  CommandResult wide = RunRevsum("search ｋｅｔｔｌｅ --db " + db_);
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_EQ(wide.out, en.out) << "full-width letters are NFKC-normalised like the index";
+  CommandResult comma = RunRevsum("search 物流,包装 --db " + db_);
+  EXPECT_EQ(comma.exit_code, 0) << comma.err;
+  EXPECT_EQ(RunRevsum("search ' ' --db " + db_).exit_code, 1);
   CommandResult bad = RunRevsum("search '\"unbalanced' --db " + db_);
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.err, HasSubstr("FTS5 syntax"));
@@ -204,6 +210,43 @@ TEST_F(CliTest, TokenCountsAreStoredPerSentenceAndPerSummary) {
   sqlite3_finalize(st);
   sqlite3_close(db);
   EXPECT_GT(rows, 100u);
+}
+
+TEST_F(CliTest, ExportFailsCleanlyWithoutSummariesOrForUnknownProducts) {
+  ASSERT_EQ(RunRevsum("ingest " + kCleanSamples + " --db " + db_).exit_code, 0);
+  CommandResult none = RunRevsum("export --db " + db_ + " --format json");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_THAT(none.err, HasSubstr("no product summaries yet"));
+  ASSERT_EQ(RunRevsum("summarize --db " + db_ + " --budget 20w").exit_code, 0);
+  CommandResult unknown =
+      RunRevsum("export --db " + db_ + " --format json --product B0KTL55200 --product nosuch");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("no product 'nosuch'"));
+  EXPECT_EQ(unknown.out, "") << "nothing is written when the export fails";
+  EXPECT_EQ(RunRevsum("export --db " + db_ + " --run 999").exit_code, 1);
+  // A run of review summaries only does not hide the product summaries of an earlier run.
+  ASSERT_EQ(RunRevsum("summarize --db " + db_ + " --scope review --budget 20w").exit_code, 0);
+  EXPECT_EQ(RunRevsum("export --db " + db_ + " --format jsonl").exit_code, 0);
+}
+
+TEST_F(CliTest, SummarizingAnEmptyDatabaseIsAnError) {
+  CommandResult r = RunRevsum("summarize --db " + db_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("nothing to summarise"));
+  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM runs"), 0);
+}
+
+TEST_F(CliTest, EveryHeadOfTheRunIsKeptWhenTheFirstProductIsASingleSentence) {
+  std::string dump = dir_ / "h.jsonl";
+  CommandResult r = RunRevsum("ingest - --db " + db_,
+                              "{\"text\":\"Only one sentence here.\",\"asin\":\"A1\"}\n"
+                              "{\"text\":\"Great kettle. Boils fast.\",\"asin\":\"B2\"}\n"
+                              "{\"text\":\"Boils water fast. The lid sticks.\",\"asin\":\"B2\"}\n"
+                              "{\"text\":\"Fast to boil. Handle gets hot.\",\"asin\":\"B2\"}\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(RunRevsum("summarize --db " + db_ + " --embedder lexical").exit_code, 0);
+  CommandResult show = RunRevsum("show B2 --heads --db " + db_);
+  EXPECT_THAT(show.out, HasSubstr("consensus="));
 }
 
 TEST_F(CliTest, SummarizingAgainWithTheSameParametersReplacesTheRun) {

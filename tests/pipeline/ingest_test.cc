@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -60,6 +61,31 @@ TEST(IngestTest, RecordsAreStoredInReadingOrderWhateverTheThreadCount) {
     // Review ids follow the line order.
     EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews WHERE line != id"), 0) << threads;
   }
+}
+
+TEST(IngestTest, AFailureStopsEveryThreadRollsBackTheOpenBatchAndIsRethrown) {
+  TempDir dir;
+  {
+    std::ofstream out(dir / "big.jsonl");
+    for (int i = 0; i < 20000; ++i) {
+      out << (i == 5000 ? std::string("not json")
+                        : "{\"text\":\"Review " + std::to_string(i) + ". Fine.\"}")
+          << "\n";
+    }
+  }
+  auto store = ReviewStore::Open(dir / "db.sqlite");
+  IngestOptions options;
+  options.threads = 2;
+  options.batch_records = 64;
+  options.on_reject = [](const Reject&) { throw std::runtime_error("callback failed"); };
+  EXPECT_THROW(IngestFile(*store, dir / "big.jsonl", options), std::runtime_error);
+  // Batches committed before the failure stay (2,000 records per transaction); the open one is
+  // rolled back, so no review is stored without its sentences.
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews") % 2000, 0);
+  EXPECT_EQ(Count(*store,
+                  "SELECT count(*) FROM reviews r WHERE NOT EXISTS "
+                  "(SELECT 1 FROM sentences s WHERE s.review_id = r.id)"),
+            0);
 }
 
 TEST(IngestTest, ProgressReportsBytesAndTotal) {

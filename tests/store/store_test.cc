@@ -71,15 +71,20 @@ TEST_F(StoreTest, CreatesSchemaAtCurrentVersionFromEmptyFile) {
   sqlite3_finalize(st);
 }
 
-TEST_F(StoreTest, ReopeningKeepsDataAndVersion) {
+TEST_F(StoreTest, ReopeningKeepsCommittedDataAndDropsTheOpenBatch) {
   {
     auto store = ReviewStore::Open(path_);
     int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
     EXPECT_TRUE(
         store->AddReview(src, MakeReview("B1", "r1", "Works well."), OneSentence("Works well.")));
+    EXPECT_TRUE(store->AddReview(src, MakeReview("B1", "r2", "Kept."), OneSentence("Kept.")));
+    store->FinishSource(src, 2, 2, 0, 0);  // commits
+    EXPECT_TRUE(
+        store->AddReview(src, MakeReview("B1", "r3", "Rolled back."), OneSentence("Rolled back.")));
   }
   auto store = ReviewStore::Open(path_);
-  EXPECT_EQ(store->Stats().reviews, 1);
+  EXPECT_EQ(store->Stats().reviews, 2) << "what was committed stays; the open batch is dropped";
+  EXPECT_EQ(store->Stats().sentences, 2);
 }
 
 TEST_F(StoreTest, RefusesDatabaseFromNewerRevsum) {
@@ -148,6 +153,7 @@ TEST_F(StoreTest, SearchFindsChineseSubstrings) {
   EXPECT_EQ(store->Search("续航", 10).size(), 1u);
   EXPECT_EQ(store->Search("屏幕 OR 物流", 10).size(), 2u);
   EXPECT_EQ(store->Search("电脑", 10).size(), 0u);
+  EXPECT_EQ(store->Search("电池,屏幕", 10).size(), 1u) << "ASCII comma between CJK words";
 }
 
 TEST_F(StoreTest, SearchSyntaxErrorIsAClearError) {
