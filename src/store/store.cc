@@ -499,30 +499,34 @@ int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
   return id;
 }
 
-std::optional<RunInfo> ReviewStore::LatestRun(const std::string& scope) {
-  Flush();
-  Statement q(db_,
-              "SELECT id, key, params, embedder, model_hash, started_at, finished_at FROM runs "
-              "WHERE finished_at IS NOT NULL AND (?1 = '' OR EXISTS (SELECT 1 FROM summaries s "
-              "WHERE s.run_id = runs.id AND s.scope = ?1)) ORDER BY finished_at DESC, id DESC "
-              "LIMIT 1");
-  q.Bind(1, scope);
+namespace {
+// The first row of a runs query (columns: id, key, params, embedder, model_hash, started_at,
+// finished_at), if any.
+std::optional<RunInfo> FirstRun(Statement& q) {
   if (!q.Step()) return std::nullopt;
   RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)};
   q.Reset();
   return r;
 }
+constexpr const char* kRunColumns =
+    "SELECT id, key, params, embedder, model_hash, started_at, finished_at FROM runs ";
+}  // namespace
+
+std::optional<RunInfo> ReviewStore::LatestRun(const std::string& scope) {
+  Flush();
+  Statement q(db_, std::string(kRunColumns) +
+                       "WHERE finished_at IS NOT NULL AND (?1 = '' OR EXISTS (SELECT 1 FROM "
+                       "summaries s WHERE s.run_id = runs.id AND s.scope = ?1)) "
+                       "ORDER BY finished_at DESC, id DESC LIMIT 1");
+  q.Bind(1, scope);
+  return FirstRun(q);
+}
 
 std::optional<RunInfo> ReviewStore::GetRun(int64_t run_id) {
   Flush();
-  Statement q(db_,
-              "SELECT id, key, params, embedder, model_hash, started_at, finished_at FROM runs "
-              "WHERE id = ?1");
+  Statement q(db_, std::string(kRunColumns) + "WHERE id = ?1");
   q.Bind(1, run_id);
-  if (!q.Step()) return std::nullopt;
-  RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)};
-  q.Reset();
-  return r;
+  return FirstRun(q);
 }
 
 void ReviewStore::SetRunHeads(int64_t run_id, const std::vector<std::string>& head_names) {
