@@ -45,7 +45,8 @@ uint64_t ReviewContentHash(const Review& review);
 // tokenizer sees one token per character and a phrase query matches any Chinese substring.
 std::string FtsIndexText(std::string_view text);
 // Rewrites a user's search so CJK runs become phrase queries over single characters; the rest of
-// the FTS5 syntax (AND, OR, NOT, "phrases", prefix*) is passed through unchanged.
+// the FTS5 syntax (AND, OR, NOT, "phrases", prefix*) is passed through unchanged, except that ASCII
+// punctuation touching CJK text (other than the operators "*()^+-:) becomes a space.
 std::string FtsQuery(std::string_view query);
 
 struct StoreStats {

@@ -81,7 +81,7 @@ std::string FtsQuery(std::string_view query) {
     char32_t next = 0;
     if (i + n < query.size()) Decode(query, i + n, &next);
     const bool touches_cjk = in_cjk_run || IsSpacelessScript(next);
-    if (!in_quotes && touches_cjk && cp < 0x80 && std::ispunct(static_cast<int>(cp)) &&
+    if (!in_quotes && touches_cjk && n == 1 && cp < 0x80 && std::ispunct(static_cast<int>(cp)) &&
         std::string_view("\"*()^+-:").find(static_cast<char>(cp)) == std::string_view::npos) {
       out += ' ';
     } else {
