@@ -27,31 +27,45 @@ class StoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The WAL is checkpointed and truncated once it passes this size (see ReviewStore::Flush).
+inline constexpr uint64_t kWalBoundBytes = 64ull << 20;
+
 struct StoreOptions {
   // Records per write transaction. Larger is faster; a crash loses at most one open batch.
   size_t batch_size = 2000;
   // Open without the right to write (show, search, export).
   bool read_only = false;
+  // After a commit, a WAL larger than this is checkpointed and truncated (see Flush).
+  uint64_t wal_bound_bytes = kWalBoundBytes;
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
-// Stable 64-bit content hash (FNV-1a) used to recognise a review seen before, whatever file it came
-// from: product, external id and text, separated by NUL.
+// Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
+// every stored field of the record (product, external id, rating, title, text, time). Two records
+// that differ in any of them are two reviews; the same record ingested again is recognised.
 uint64_t ReviewContentHash(const Review& review);
 
 // Text as indexed by FTS5: ideographs, kana and hangul are spaced apart so that FTS5's unicode61
 // tokenizer sees one token per character and a phrase query matches any Chinese substring.
 std::string FtsIndexText(std::string_view text);
-// Rewrites a user's search so CJK runs become phrase queries over single characters; the rest of
-// the FTS5 syntax (AND, OR, NOT, "phrases", prefix*) is passed through unchanged, except that ASCII
-// punctuation touching CJK text (other than the operators "*()^+-:) becomes a space.
+// Rewrites a user's search into FTS5. FTS5's own syntax keeps its meaning: words, "phrases",
+// AND, OR, NOT, (groups), prefix*, ^first, NEAR(a b, N). Web-search habits are translated:
+// -word (or -"phrase", -(group)) means NOT it ("a -b c" -> "(a c) NOT b"), +word means word, and
+// a word with punctuation ("don't", "wi-fi") is the phrase the tokenizer made of it in the index.
+// CJK runs become phrases of single characters ("电池" -> "\" 电 池\""); ASCII punctuation touching
+// CJK separates words. Throws StoreError("search \"QUERY\": ...") saying what to write instead
+// for: an unclosed quote or parenthesis, a ')' without '(', a colon (FTS5's column filter), a
+// group with only -words (FTS5 needs at least one positive term), an operator without a word on
+// each side, and a query with no word at all.
 std::string FtsQuery(std::string_view query);
 
 struct StoreStats {
   int64_t sources = 0, products = 0, reviews = 0, sentences = 0, rejects = 0, runs = 0,
-          summaries = 0;
+          summaries = 0;           // runs and summaries: finished runs only
+  int64_t unfinished_ingests = 0;  // sources whose latest ingest never finished (killed, failed)
+  int64_t unfinished_runs = 0;     // runs started and never finished; their rows are not counted
   double avg_sentences_per_review = 0;
   int schema_version = 0;
 };
@@ -90,6 +104,8 @@ struct RunInfo {
   std::string embedder;     // embedder name(s) used, e.g. "lexical" or "auto(use-lite,lexical)"
   std::string model_hash;
   std::string started_at, finished_at;
+  // The reviews the run read: ids up to this one (0 = not recorded, runs before schema 4).
+  int64_t snapshot_review_id = 0;
 };
 
 // The scores of one scope: sentence ids with their final weight and per-head weights.
@@ -115,7 +131,11 @@ struct StoredSummary {
 
 class ReviewStore {
  public:
-  // Opens (creating if needed) and migrates the database at `path`.
+  // Opens (creating if needed) and migrates the database at `path`. Checks before it writes: a
+  // file that is not a revsum store (another SQLite database, a newer schema, not SQLite at all)
+  // is refused with StoreError and left untouched; "" and ":memory:" are refused (nothing would be
+  // kept). Concurrent first opens of a new file wait for each other. With read_only, nothing is
+  // written, and a WAL store in a read-only folder is still readable.
   static std::unique_ptr<ReviewStore> Open(const std::string& path, const StoreOptions& = {});
   ~ReviewStore();
   ReviewStore(const ReviewStore&) = delete;
@@ -133,9 +153,13 @@ class ReviewStore {
   // Adds a review and its sentences. Returns false, and stores nothing, when a review with the
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
-  // Keeps a rejected record (idempotent per source, line and reason).
+  // Keeps a rejected record. Its identity is its content (reason and raw bytes; source and line
+  // when it has no raw bytes): the same bad record from another path is stored once, a new bad
+  // record at a reused path and line is kept.
   void AddReject(int64_t source_id, const Reject& reject);
-  // Commits the open batch (also done automatically every batch_size records).
+  // Commits the open batch (also done automatically every batch_size records). Then, when the WAL
+  // has grown past kWalBoundBytes, checkpoints it with TRUNCATE, waiting up to 10 s for readers
+  // that hold an old snapshot; the WAL stays bounded unless a reader keeps one for longer.
   void Flush();
   // Drops the open batch. Destroying the store does this too: only what was committed (every
   // batch_size records, by Flush, FinishSource, FinishRun) is kept, so a failure mid-way never
@@ -145,9 +169,14 @@ class ReviewStore {
   // --- reading ------------------------------------------------------------------------------
   StoreStats Stats();
   std::optional<StoredReview> GetReview(int64_t review_id);
-  // Reviews of a product, in ingest order.
-  std::vector<StoredReview> GetProductReviews(const std::string& product);
-  std::vector<std::string> Products();
+  // The highest review id stored; reviews are only ever appended, so "id <= MaxReviewId() at the
+  // start" is a consistent snapshot that a concurrent ingest cannot change.
+  int64_t MaxReviewId();
+  // Reviews of a product with id <= up_to, in ingest order.
+  std::vector<StoredReview> GetProductReviews(const std::string& product,
+                                              int64_t up_to = INT64_MAX);
+  // Product keys that have a review with id <= up_to, sorted.
+  std::vector<std::string> Products(int64_t up_to = INT64_MAX);
   bool HasProduct(const std::string& product);
   // Full-text search over sentences (see FtsQuery). Throws StoreError("search: ...") with SQLite's
   // message on an FTS5 syntax error.
@@ -156,8 +185,9 @@ class ReviewStore {
   std::vector<std::pair<std::string, int64_t>> RejectReasons(size_t limit);
 
   // --- runs, scores, summaries --------------------------------------------------------------
-  // Starts a run with this key, deleting the scores and summaries of an earlier run with the same
-  // key (re-running replaces, never duplicates). Returns the run id.
+  // Starts a run with this key (recording run.snapshot_review_id), deleting the scores and
+  // summaries of an earlier run with the same key (re-running replaces, never duplicates). Returns
+  // the run id.
   int64_t BeginRun(const RunInfo& run, const std::vector<std::string>& head_names);
   void FinishRun(int64_t run_id);
   void AddScores(int64_t run_id, const std::string& scope, const std::vector<ScoreRow>& rows);
@@ -177,11 +207,18 @@ class ReviewStore {
   std::vector<std::pair<int64_t, ScoreRow>> GetScores(int64_t run_id, const std::string& scope,
                                                       const std::vector<int64_t>& sentence_ids);
 
+  // --- read-only queries for the CLI (src/store/query.cc) ------------------------------------
+  // Search (see FtsQuery) restricted to the sentences of these product keys; all products when
+  // `products` is empty. Hits are ordered by FTS5 rank. Throws StoreError like Search.
+  std::vector<SearchHit> SearchProducts(const std::string& query, size_t limit,
+                                        const std::vector<std::string>& products);
+
  private:
   ReviewStore(std::string path, sqlite3* db, StoreOptions options);
   void Exec(const char* sql);
   void MaybeCommit();
   void Begin();
+  void BoundWal();
 
   std::string path_;
   sqlite3* db_ = nullptr;

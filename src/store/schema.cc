@@ -1,6 +1,7 @@
-// The schema and its migrations. Each migration moves PRAGMA user_version up by one, inside one
-// transaction, so a database is always at exactly one version. Never edit a released migration:
-// add the next one.
+// The schema and its migrations. Each migration moves PRAGMA user_version up by one; Open() runs
+// the check and every pending migration inside one BEGIN IMMEDIATE transaction, so a database is
+// always at exactly one version and concurrent first opens wait for each other instead of racing.
+// Never edit a released migration: add the next one.
 #include <string>
 
 #include "statement.h"
@@ -135,7 +136,81 @@ CREATE VIEW latest_summaries AS
                 LIMIT 1);
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
+// Version 4: nothing the dump says is merged away, unfinished work is marked, and plain SQL tools
+// can read everything (issues 9 and 12). Uses the functions of RegisterStoreFunctions().
+constexpr const char* kMigration4 = R"sql(
+-- A review's identity covers every field that is stored (product, id, rating, title, text, time):
+-- two reviews that differ only in rating are two reviews; re-ingesting a dump still adds nothing.
+UPDATE reviews SET content_hash = revsum_review_hash(
+  (SELECT key FROM products WHERE id = reviews.product_id), external_id, rating, title, text, time);
+
+-- A reject's identity is its content (reason + raw bytes), like a review's, not (source, line):
+-- a new bad record at a reused path or on stdin is kept, and the same dump under another path
+-- does not multiply its rejects. Rejects without raw bytes are told apart by source and line.
+DROP VIEW reject_summary;
+CREATE TABLE rejects_v4 (
+  id           INTEGER PRIMARY KEY,
+  source_id    INTEGER NOT NULL REFERENCES sources(id),
+  line         INTEGER NOT NULL,             -- where the record starts in the dump it came from
+  reason       TEXT NOT NULL,
+  raw          BLOB,                         -- the record's bytes (bounded)
+  content_hash INTEGER NOT NULL UNIQUE       -- revsum_reject_hash(source path, line, reason, raw)
+);
+INSERT OR IGNORE INTO rejects_v4(id, source_id, line, reason, raw, content_hash)
+  SELECT j.id, j.source_id, j.line, j.reason, j.raw,
+         revsum_reject_hash(s.path, j.line, j.reason, j.raw)
+  FROM rejects j JOIN sources s ON s.id = j.source_id ORDER BY j.id;
+DROP TABLE rejects;
+ALTER TABLE rejects_v4 RENAME TO rejects;
+CREATE VIEW reject_summary AS
+  SELECT s.path AS source, j.line, j.reason, length(j.raw) AS raw_bytes
+  FROM rejects j JOIN sources s ON s.id = j.source_id;
+
+-- Unfinished work is marked: an ingest is 'ingesting' until its counts are written, a run is
+-- unfinished while finished_at IS NULL.
+ALTER TABLE sources ADD COLUMN status TEXT NOT NULL DEFAULT 'done'
+  CHECK (status IN ('ingesting', 'done'));
+-- The snapshot a run read: reviews with id <= snapshot_review_id (ingest only appends).
+ALTER TABLE runs ADD COLUMN snapshot_review_id INTEGER;
+
+-- The FTS index no longer keeps a second copy of every sentence: an external-content table on
+-- sentences (rowid = sentences.id). It indexes revsum_fts_text(text) (CJK characters one per
+-- token), so its 'rebuild' and 'integrity-check' commands, which re-read sentences.text, must not
+-- be used on it.
+DROP TABLE sentences_fts;
+CREATE VIRTUAL TABLE sentences_fts USING fts5(text, content = 'sentences', content_rowid = 'id',
+                                              tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO sentences_fts(rowid, text) SELECT id, revsum_fts_text(text) FROM sentences;
+
+-- Per-head weights as a JSON array of numbers (was a float32 blob), in runs.heads order.
+UPDATE scores SET head_weights = revsum_floats_json(head_weights);
+CREATE VIEW sentence_head_weights AS
+  SELECT sc.run_id, sc.scope, sc.sentence_id, CAST(h.key AS INTEGER) AS head_index,
+         (SELECT n.value FROM json_each('["' || replace(r.heads, char(9), '","') || '"]') n
+           WHERE n.key = h.key) AS head,
+         h.value AS weight
+  FROM scores sc JOIN runs r ON r.id = sc.run_id, json_each(sc.head_weights) h
+  WHERE json_valid(sc.head_weights);
+
+-- Per product and scope, the summary of the latest finished run that has one (a partial re-run
+-- of some products does not hide the others).
+DROP VIEW latest_summaries;
+CREATE VIEW latest_summaries AS
+  SELECT s.scope, s.subject, s.text, s.units_in, s.units_out, s.unit,
+         round(1.0 * s.units_in / max(s.units_out, 1), 1) AS compression, s.tokenizer, s.tokens_in,
+         s.tokens_out, s.tokens_in - s.tokens_out AS tokens_saved, r.id AS run_id, r.params
+  FROM summaries s JOIN runs r ON r.id = s.run_id
+  WHERE r.finished_at IS NOT NULL AND r.id = (
+    SELECT r2.id FROM summaries s2 JOIN runs r2 ON r2.id = s2.run_id
+    WHERE s2.scope = s.scope AND s2.subject = s.subject AND r2.finished_at IS NOT NULL
+    ORDER BY r2.finished_at DESC, r2.id DESC LIMIT 1);
+CREATE VIEW unfinished_work AS
+  SELECT 'ingest' AS kind, id, path AS what FROM sources WHERE status = 'ingesting'
+  UNION ALL
+  SELECT 'run', id, key FROM runs WHERE finished_at IS NULL;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {
@@ -150,7 +225,6 @@ void ExecOrThrow(sqlite3* db, const std::string& sql, const char* what) {
   if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     const char* file = sqlite3_db_filename(db, "main");
     throw StoreError(std::string(file ? file : "") + ": " + what + ": " + msg);
   }
@@ -158,17 +232,30 @@ void ExecOrThrow(sqlite3* db, const std::string& sql, const char* what) {
 
 }  // namespace
 
-void Migrate(sqlite3* db) {
-  int version = UserVersion(db);
+void CheckIsRevsumStore(sqlite3* db, const std::string& path) {
+  const int version = UserVersion(db);  // fails with "file is not a database" on other files
   if (version > kSchemaVersion) {
-    throw StoreError(std::string(sqlite3_db_filename(db, "main")) + ": schema version " +
-                     std::to_string(version) + " is newer than this revsum understands (" +
-                     std::to_string(kSchemaVersion) + "); upgrade revsum");
+    throw StoreError(path + ": schema version " + std::to_string(version) +
+                     " is newer than this revsum understands (" + std::to_string(kSchemaVersion) +
+                     "); upgrade revsum. The file was not modified.");
   }
-  for (; version < kSchemaVersion; ++version) {
-    std::string sql = std::string("BEGIN IMMEDIATE;") + kMigrations[version] +
-                      "PRAGMA user_version = " + std::to_string(version + 1) + ";COMMIT;";
-    ExecOrThrow(db, sql, ("migrating to schema " + std::to_string(version + 1)).c_str());
+  if (version == 0) {
+    Statement tables(db, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 3");
+    std::string names;
+    while (tables.Step()) names += (names.empty() ? "" : ", ") + tables.Text(0);
+    if (!names.empty()) {
+      throw StoreError(path + ": not a revsum store (an SQLite database with other tables: " +
+                       names + "); give --db a new file. The file was not modified.");
+    }
+  }
+}
+
+void Migrate(sqlite3* db, int target) {
+  for (int version = UserVersion(db); version < target; ++version) {
+    ExecOrThrow(db,
+                std::string(kMigrations[version]) +
+                    "PRAGMA user_version = " + std::to_string(version + 1) + ";",
+                ("migrating to schema " + std::to_string(version + 1)).c_str());
   }
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "revsum/store.h"
 
@@ -91,8 +92,26 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-// Applies every migration between the file's user_version and kSchemaVersion, each in its own
-// transaction. Throws StoreError for a file written by a newer revsum.
-void Migrate(sqlite3* db);
+// Throws StoreError, before anything is written, unless `db` is a revsum store this build can use
+// or an empty database: refuses a newer schema and an SQLite file with tables of its own. An
+// existing file that is not SQLite fails here with SQLite's "file is not a database".
+void CheckIsRevsumStore(sqlite3* db, const std::string& path);
+
+// Applies every migration between the file's user_version and `target` (tests build old schemas
+// with a lower target). REQUIRES: the caller holds a write transaction and commits it.
+void Migrate(sqlite3* db, int target = kSchemaVersion);
+
+// Registers the SQL functions the migrations use (revsum_review_hash, revsum_reject_hash,
+// revsum_fts_text, revsum_floats_json) on `db`.
+void RegisterStoreFunctions(sqlite3* db);
+
+// A reject's identity (see the rejects table): FNV-1a of reason and raw bytes, plus source path and
+// line when there are no raw bytes.
+uint64_t RejectContentHash(std::string_view source, uint64_t line, std::string_view reason,
+                           std::string_view raw);
+
+// Per-head weights as stored in scores.head_weights: a JSON array of numbers ("%.6g").
+std::string FloatsJson(const std::vector<float>& values);
+std::vector<float> ParseFloatsJson(std::string_view json);
 
 }  // namespace revsum::store_internal

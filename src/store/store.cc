@@ -2,9 +2,15 @@
 
 #include <sqlite3.h>
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include "statement.h"
@@ -71,15 +77,136 @@ std::vector<std::string> SplitTabs(const std::string& s) {
 
 }  // namespace
 
-uint64_t ReviewContentHash(const Review& review) {
+namespace {
+void Fnv1aTagged(uint64_t* h, const std::optional<double>& v) {
+  if (!v) return Fnv1a(h, std::string_view("\0", 1));
+  double d = *v == 0 ? 0.0 : *v;  // -0 and 0 are one rating
+  char bytes[1 + sizeof d] = {1};
+  std::memcpy(bytes + 1, &d, sizeof d);
+  Fnv1a(h, std::string_view(bytes, sizeof bytes));
+}
+void Fnv1aTagged(uint64_t* h, const std::optional<int64_t>& v) {
+  if (!v) return Fnv1a(h, std::string_view("\0", 1));
+  char bytes[1 + sizeof(int64_t)] = {1};
+  std::memcpy(bytes + 1, &*v, sizeof(int64_t));
+  Fnv1a(h, std::string_view(bytes, sizeof bytes));
+}
+constexpr std::string_view kNul("\0", 1);
+
+uint64_t ReviewIdentityHash(std::string_view product, std::string_view external_id,
+                            const std::optional<double>& rating, std::string_view title,
+                            std::string_view text, const std::optional<int64_t>& time) {
   uint64_t h = 14695981039346656037ULL;
-  Fnv1a(&h, review.product);
-  Fnv1a(&h, std::string_view("\0", 1));
-  Fnv1a(&h, review.external_id);
-  Fnv1a(&h, std::string_view("\0", 1));
-  Fnv1a(&h, review.text);
+  for (std::string_view field : {product, external_id, title, text}) {
+    Fnv1a(&h, field);
+    Fnv1a(&h, kNul);
+  }
+  Fnv1aTagged(&h, rating);
+  Fnv1aTagged(&h, time);
   return h;
 }
+}  // namespace
+
+uint64_t ReviewContentHash(const Review& review) {
+  return ReviewIdentityHash(review.product, review.external_id, review.rating, review.title,
+                            review.text, review.time);
+}
+
+namespace store_internal {
+
+uint64_t RejectContentHash(std::string_view source, uint64_t line, std::string_view reason,
+                           std::string_view raw) {
+  uint64_t h = 14695981039346656037ULL;
+  Fnv1a(&h, reason);
+  Fnv1a(&h, kNul);
+  if (raw.empty()) {
+    Fnv1a(&h, source);
+    Fnv1a(&h, kNul);
+    Fnv1a(&h, std::to_string(line));
+  } else {
+    Fnv1a(&h, raw);
+  }
+  return h;
+}
+
+std::string FloatsJson(const std::vector<float>& values) {
+  std::string out = "[";
+  char buf[32];
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s%.6g", i ? "," : "", static_cast<double>(values[i]));
+    out += buf;
+  }
+  return out + "]";
+}
+
+std::vector<float> ParseFloatsJson(std::string_view json) {
+  std::vector<float> out;
+  std::string s(json);
+  const char* p = s.c_str();
+  while (*p) {
+    if (*p == '-' || *p == '.' || (*p >= '0' && *p <= '9')) {
+      char* end;
+      out.push_back(std::strtof(p, &end));
+      p = end;
+    } else {
+      ++p;
+    }
+  }
+  return out;
+}
+
+namespace {
+std::string_view ArgText(sqlite3_value* v) {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(v));
+  return p ? std::string_view(p, static_cast<size_t>(sqlite3_value_bytes(v))) : "";
+}
+std::string_view ArgBlob(sqlite3_value* v) {
+  const auto* p = static_cast<const char*>(sqlite3_value_blob(v));
+  return p ? std::string_view(p, static_cast<size_t>(sqlite3_value_bytes(v))) : "";
+}
+template <typename T>
+std::optional<T> ArgOptional(sqlite3_value* v) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return std::nullopt;
+  if constexpr (std::is_same_v<T, double>)
+    return sqlite3_value_double(v);
+  else
+    return sqlite3_value_int64(v);
+}
+void ResultText(sqlite3_context* ctx, const std::string& s) {
+  sqlite3_result_text64(ctx, s.data(), s.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+}  // namespace
+
+void RegisterStoreFunctions(sqlite3* db) {
+  constexpr int kFlags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+  auto add = [&](const char* name, int args, void (*fn)(sqlite3_context*, int, sqlite3_value**)) {
+    if (sqlite3_create_function_v2(db, name, args, kFlags, nullptr, fn, nullptr, nullptr,
+                                   nullptr) != SQLITE_OK) {
+      Fail(db, std::string("registering ") + name);
+    }
+  };
+  add("revsum_review_hash", 6, [](sqlite3_context* ctx, int, sqlite3_value** a) {
+    sqlite3_result_int64(ctx, static_cast<int64_t>(ReviewIdentityHash(
+                                  ArgText(a[0]), ArgText(a[1]), ArgOptional<double>(a[2]),
+                                  ArgText(a[3]), ArgText(a[4]), ArgOptional<int64_t>(a[5]))));
+  });
+  add("revsum_reject_hash", 4, [](sqlite3_context* ctx, int, sqlite3_value** a) {
+    sqlite3_result_int64(ctx, static_cast<int64_t>(RejectContentHash(
+                                  ArgText(a[0]), static_cast<uint64_t>(sqlite3_value_int64(a[1])),
+                                  ArgText(a[2]), ArgBlob(a[3]))));
+  });
+  add("revsum_fts_text", 1, [](sqlite3_context* ctx, int, sqlite3_value** a) {
+    ResultText(ctx, FtsIndexText(ArgText(a[0])));
+  });
+  add("revsum_floats_json", 1, [](sqlite3_context* ctx, int, sqlite3_value** a) {
+    std::string_view blob = ArgBlob(a[0]);
+    std::vector<float> values(blob.size() / sizeof(float));
+    if (!values.empty()) std::memcpy(values.data(), blob.data(), values.size() * sizeof(float));
+    ResultText(ctx, FloatsJson(values));
+  });
+}
+
+}  // namespace store_internal
 
 struct ReviewStore::Statements {
   explicit Statements(sqlite3* db)
@@ -93,8 +220,8 @@ struct ReviewStore::Statements {
                      "VALUES (?1,?2,?3,?4,?5,?6)"),
         add_fts(db, "INSERT INTO sentences_fts(rowid, text) VALUES (?1, ?2)"),
         add_reject(db,
-                   "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw) "
-                   "VALUES (?1,?2,?3,?4)"),
+                   "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw, content_hash) "
+                   "VALUES (?1,?2,?3,?4,?5)"),
         add_score(db,
                   "INSERT OR REPLACE INTO scores(run_id, scope, sentence_id, weight, head_weights)"
                   " VALUES (?1,?2,?3,?4,?5)") {}
@@ -102,38 +229,118 @@ struct ReviewStore::Statements {
   std::unordered_map<std::string, int64_t> product_ids;
 };
 
-std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
-                                               const StoreOptions& options) {
+namespace {
+
+// A file: URI for `path` (for immutable=1), with the characters URIs reserve escaped.
+std::string FileUri(const std::string& path) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20 || c == 0x7F) {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      uri += buf;
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri;
+}
+
+sqlite3* OpenConnection(const std::string& name, int flags, const std::string& path) {
   sqlite3* db = nullptr;
-  // One thread uses a connection at a time (see store.h), so SQLite's own mutexes are not needed.
-  int flags =
-      SQLITE_OPEN_NOMUTEX |
-      (options.read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
-  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     throw StoreError(path + ": cannot open database: " + msg);
   }
   sqlite3_busy_timeout(db, 10000);
   sqlite3_extended_result_codes(db, 1);
+  return db;
+}
+
+// Runs `sql` until it is not SQLITE_BUSY/LOCKED or `seconds` have passed (for the statements whose
+// locks SQLite's busy handler does not wait for, such as switching the journal mode).
+int ExecRetrying(sqlite3* db, const char* sql, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  for (;;) {
+    int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    int primary = rc & 0xFF;
+    if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) ||
+        std::chrono::steady_clock::now() > deadline) {
+      return rc;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
+                                               const StoreOptions& options) {
+  // SQLite reads "" as a private temporary database and ":memory:" as one in memory: nothing would
+  // be kept, so neither is a store.
+  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) {
+    throw StoreError("--db: '" + path +
+                     "' is not a database file path; give a file, e.g. --db reviews.db");
+  }
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
+    throw StoreError(path + ": is a directory, not a database file");
+  sqlite3* db = nullptr;
+  if (options.read_only) {
+    if (!exists) throw StoreError(path + ": no such database; create it with `revsum ingest`");
+    db = OpenConnection(path, SQLITE_OPEN_READONLY, path);
+    // A WAL database in a folder we cannot write cannot create its -shm file; nobody else can
+    // write it there either, so it is read as immutable.
+    char* err = nullptr;
+    if (sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, &err) !=
+        SQLITE_OK) {
+      sqlite3_free(err);
+      sqlite3_close(db);
+      db = OpenConnection(FileUri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                          path);
+    }
+  } else {
+    db = OpenConnection(path, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE), path);
+  }
   auto store = std::unique_ptr<ReviewStore>(new ReviewStore(path, db, options));
-  if (!options.read_only) {
-    store->Exec("PRAGMA journal_mode = WAL");
+  store_internal::RegisterStoreFunctions(db);
+  if (options.read_only) {
+    store_internal::CheckIsRevsumStore(db, path);
+    Statement v(db, "PRAGMA user_version");
+    int version = v.Step() ? static_cast<int>(v.Int(0)) : 0;
+    v.Reset();
+    if (version != kSchemaVersion) {
+      throw StoreError(
+          path + ": a revsum store at schema " + std::to_string(version) +
+          ", this revsum reads schema " + std::to_string(kSchemaVersion) +
+          "; upgrade it with any writing command (e.g. `revsum ingest` of nothing new)");
+    }
+  } else {
+    // Check, then write: a file that is refused is left exactly as it was. The check and the
+    // migrations share one write transaction, so concurrent first opens wait for each other.
+    if (ExecRetrying(db, "BEGIN IMMEDIATE", 30) != SQLITE_OK) {
+      Fail(db, "locking the database to check its schema");
+    }
+    try {
+      store_internal::CheckIsRevsumStore(db, path);
+      store_internal::Migrate(db);
+      store->Exec("COMMIT");
+    } catch (...) {
+      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+    if (ExecRetrying(db, "PRAGMA journal_mode = WAL", 30) != SQLITE_OK) {
+      Fail(db, "switching to WAL");
+    }
     store->Exec("PRAGMA synchronous = NORMAL");
     // A 64 MiB page cache keeps the B-tree interiors of reviews, sentences and the FTS index in
     // memory during bulk ingest (the default 2 MiB re-reads them from the OS for every batch).
     store->Exec("PRAGMA cache_size = -65536");
     store->Exec("PRAGMA temp_store = MEMORY");
-    store_internal::Migrate(db);
-  } else {
-    Statement v(db, "PRAGMA user_version");
-    int version = v.Step() ? static_cast<int>(v.Int(0)) : 0;
-    v.Reset();
-    if (version != kSchemaVersion) {
-      throw StoreError(path + ": not a revsum database at schema " +
-                       std::to_string(kSchemaVersion) + " (found version " +
-                       std::to_string(version) + "); run `revsum ingest` on it first");
-    }
+    // After a checkpoint the WAL file is cut back to this size (see Flush for the bound on growth).
+    store->Exec("PRAGMA journal_size_limit = 67108864");
   }
   store->Exec("PRAGMA foreign_keys = ON");
   store->stmts_ = std::make_unique<Statements>(db);
@@ -172,9 +379,24 @@ void ReviewStore::MaybeCommit() {
 }
 
 void ReviewStore::Flush() {
-  if (in_transaction_ && !sqlite3_get_autocommit(db_)) Exec("COMMIT");
+  const bool committed = in_transaction_ && !sqlite3_get_autocommit(db_);
+  if (committed) Exec("COMMIT");
   in_transaction_ = false;
   pending_ = 0;
+  if (committed) BoundWal();
+}
+
+void ReviewStore::BoundWal() {
+  // SQLite's automatic checkpoints are PASSIVE: while a reader holds an old snapshot they cannot
+  // reach the end of the WAL, and the file grows without bound (662 MB seen during a 200k-review
+  // ingest beside a summarize). Past wal_bound_bytes the writer runs a TRUNCATE checkpoint, which
+  // waits (busy timeout, 10 s) for readers to move to a newer snapshot, then empties the file.
+  struct stat st {};
+  if (options_.read_only || ::stat((path_ + "-wal").c_str(), &st) != 0 ||
+      static_cast<uint64_t>(st.st_size) < options_.wal_bound_bytes) {
+    return;
+  }
+  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
 }
 
 void ReviewStore::Rollback() {
@@ -188,9 +410,10 @@ int64_t ReviewStore::AddSource(const std::string& path, const std::string& forma
                                uint64_t size_bytes) {
   Begin();
   Statement up(db_,
-               "INSERT INTO sources(path, format, size_bytes) VALUES (?1, ?2, ?3) "
+               "INSERT INTO sources(path, format, size_bytes, status) "
+               "VALUES (?1, ?2, ?3, 'ingesting') "
                "ON CONFLICT(path) DO UPDATE SET format = excluded.format, "
-               "size_bytes = excluded.size_bytes");
+               "size_bytes = excluded.size_bytes, status = 'ingesting'");
   up.Bind(1, path).Bind(2, format);
   size_bytes ? up.Bind(3, static_cast<int64_t>(size_bytes)) : up.BindNull(3);
   up.Run();
@@ -207,7 +430,7 @@ void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ing
   Begin();
   Statement st(db_,
                "UPDATE sources SET records = ?2, ingested = ?3, duplicates = ?4, rejected = ?5, "
-               "ingested_at = ?6 WHERE id = ?1");
+               "ingested_at = ?6, status = 'done' WHERE id = ?1");
   st.Bind(1, source_id)
       .Bind(2, static_cast<int64_t>(records))
       .Bind(3, static_cast<int64_t>(ingested))
@@ -271,6 +494,8 @@ void ReviewStore::AddReject(int64_t source_id, const Reject& reject) {
       .Bind(2, static_cast<int64_t>(reject.line))
       .Bind(3, reject.reason)
       .BindBlob(4, reject.raw)
+      .Bind(5, static_cast<int64_t>(store_internal::RejectContentHash(reject.source, reject.line,
+                                                                      reject.reason, reject.raw)))
       .Run();
   MaybeCommit();
 }
@@ -281,8 +506,12 @@ StoreStats ReviewStore::Stats() {
   Statement q(db_,
               "SELECT (SELECT count(*) FROM sources), (SELECT count(*) FROM products),"
               " (SELECT count(*) FROM reviews), (SELECT count(*) FROM sentences),"
-              " (SELECT count(*) FROM rejects), (SELECT count(*) FROM runs),"
-              " (SELECT count(*) FROM summaries)");
+              " (SELECT count(*) FROM rejects),"
+              " (SELECT count(*) FROM runs WHERE finished_at IS NOT NULL),"
+              " (SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id"
+              "   WHERE r.finished_at IS NOT NULL),"
+              " (SELECT count(*) FROM sources WHERE status = 'ingesting'),"
+              " (SELECT count(*) FROM runs WHERE finished_at IS NULL)");
   if (q.Step()) {
     st.sources = q.Int(0);
     st.products = q.Int(1);
@@ -291,6 +520,8 @@ StoreStats ReviewStore::Stats() {
     st.rejects = q.Int(4);
     st.runs = q.Int(5);
     st.summaries = q.Int(6);
+    st.unfinished_ingests = q.Int(7);
+    st.unfinished_runs = q.Int(8);
     q.Reset();
   }
   st.avg_sentences_per_review =
@@ -344,12 +575,21 @@ std::optional<StoredReview> ReviewStore::GetReview(int64_t review_id) {
   return r;
 }
 
-std::vector<StoredReview> ReviewStore::GetProductReviews(const std::string& product) {
+int64_t ReviewStore::MaxReviewId() {
+  Flush();
+  Statement q(db_, "SELECT coalesce(max(id), 0) FROM reviews");
+  int64_t id = q.Step() ? q.Int(0) : 0;
+  q.Reset();
+  return id;
+}
+
+std::vector<StoredReview> ReviewStore::GetProductReviews(const std::string& product,
+                                                         int64_t up_to) {
   Flush();
   std::vector<StoredReview> out;
   std::unordered_map<int64_t, size_t> position;
-  Statement q(db_, std::string(kReviewColumns) + "WHERE p.key = ?1 ORDER BY r.id");
-  q.Bind(1, product);
+  Statement q(db_, std::string(kReviewColumns) + "WHERE p.key = ?1 AND r.id <= ?2 ORDER BY r.id");
+  q.Bind(1, product).Bind(2, up_to);
   while (q.Step()) {
     position[q.Int(0)] = out.size();
     out.push_back(ReadReviewRow(q));
@@ -357,16 +597,19 @@ std::vector<StoredReview> ReviewStore::GetProductReviews(const std::string& prod
   Statement s(db_,
               "SELECT s.id, s.review_id, s.idx, s.begin, s.end, s.text, s.tokens FROM sentences s "
               "JOIN reviews r ON r.id = s.review_id JOIN products p ON p.id = r.product_id "
-              "WHERE p.key = ?1 ORDER BY s.review_id, s.idx");
-  s.Bind(1, product);
+              "WHERE p.key = ?1 AND r.id <= ?2 ORDER BY s.review_id, s.idx");
+  s.Bind(1, product).Bind(2, up_to);
   while (s.Step()) out[position.at(s.Int(1))].sentences.push_back(ReadSentenceRow(s));
   return out;
 }
 
-std::vector<std::string> ReviewStore::Products() {
+std::vector<std::string> ReviewStore::Products(int64_t up_to) {
   Flush();
   std::vector<std::string> out;
-  Statement q(db_, "SELECT key FROM products ORDER BY key");
+  Statement q(db_,
+              "SELECT key FROM products p WHERE EXISTS (SELECT 1 FROM reviews r WHERE "
+              "r.product_id = p.id AND r.id <= ?1) ORDER BY key");
+  q.Bind(1, up_to);
   while (q.Step()) out.push_back(q.Text(0));
   return out;
 }
@@ -426,24 +669,26 @@ int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>
     del_summaries.Bind(1, id).Run();
     Statement up(db_,
                  "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, heads = ?5, "
-                 "started_at = ?6, finished_at = NULL WHERE id = ?1");
+                 "started_at = ?6, finished_at = NULL, snapshot_review_id = ?7 WHERE id = ?1");
     up.Bind(1, id)
         .Bind(2, run.params_json)
         .Bind(3, run.embedder)
         .Bind(4, run.model_hash)
         .Bind(5, heads)
         .Bind(6, NowUtc())
+        .Bind(7, run.snapshot_review_id)
         .Run();
   } else {
     Statement ins(db_,
-                  "INSERT INTO runs(key, params, embedder, model_hash, heads, started_at) "
-                  "VALUES (?1,?2,?3,?4,?5,?6)");
+                  "INSERT INTO runs(key, params, embedder, model_hash, heads, started_at, "
+                  "snapshot_review_id) VALUES (?1,?2,?3,?4,?5,?6,?7)");
     ins.Bind(1, run.key)
         .Bind(2, run.params_json)
         .Bind(3, run.embedder)
         .Bind(4, run.model_hash)
         .Bind(5, heads)
         .Bind(6, NowUtc())
+        .Bind(7, run.snapshot_review_id)
         .Run();
     id = sqlite3_last_insert_rowid(db_);
   }
@@ -466,8 +711,7 @@ void ReviewStore::AddScores(int64_t run_id, const std::string& scope,
         .Bind(2, scope)
         .Bind(3, row.sentence_id)
         .Bind(4, row.weight)
-        .BindBlob(4 + 1, std::string_view(reinterpret_cast<const char*>(row.head_weights.data()),
-                                          row.head_weights.size() * sizeof(float)))
+        .Bind(5, store_internal::FloatsJson(row.head_weights))
         .Run();
   }
   MaybeCommit();
@@ -501,15 +745,16 @@ int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
 
 namespace {
 // The first row of a runs query (columns: id, key, params, embedder, model_hash, started_at,
-// finished_at), if any.
+// finished_at, snapshot_review_id), if any.
 std::optional<RunInfo> FirstRun(Statement& q) {
   if (!q.Step()) return std::nullopt;
-  RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)};
+  RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Int(7)};
   q.Reset();
   return r;
 }
 constexpr const char* kRunColumns =
-    "SELECT id, key, params, embedder, model_hash, started_at, finished_at FROM runs ";
+    "SELECT id, key, params, embedder, model_hash, started_at, finished_at,"
+    " coalesce(snapshot_review_id, 0) FROM runs ";
 }  // namespace
 
 std::optional<RunInfo> ReviewStore::LatestRun(const std::string& scope) {
@@ -578,9 +823,7 @@ std::vector<std::pair<int64_t, ScoreRow>> ReviewStore::GetScores(
       ScoreRow row;
       row.sentence_id = sid;
       row.weight = q.Double(0);
-      std::string blob = q.Blob(1);
-      row.head_weights.resize(blob.size() / sizeof(float));
-      std::memcpy(row.head_weights.data(), blob.data(), row.head_weights.size() * sizeof(float));
+      row.head_weights = store_internal::ParseFloatsJson(q.Text(1));
       out.emplace_back(sid, std::move(row));
       q.Reset();
     }

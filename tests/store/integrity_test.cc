@@ -1,0 +1,360 @@
+// Nothing lost, nothing merged, nothing touched that is refused: the store's identities, its
+// checks before writing, concurrent opens, unfinished work and what plain SQL can read.
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "../../src/store/statement.h"
+#include "revsum/store.h"
+
+namespace revsum {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class IntegrityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("revsum_integrity_test_" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir_);
+    path_ = (dir_ / "reviews.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static Review MakeReview(std::string product, std::string id, std::string text,
+                           std::optional<double> rating = 4.0) {
+    Review r;
+    r.source = "dump.jsonl";
+    r.line = 1;
+    r.product = std::move(product);
+    r.external_id = std::move(id);
+    r.text = std::move(text);
+    r.rating = rating;
+    return r;
+  }
+  static std::vector<Sentence> OneSentence(const std::string& text) {
+    return {Sentence{0, 0, static_cast<int32_t>(text.size()), text}};
+  }
+  // The first column of the first row of `sql` on a fresh plain connection, as text.
+  std::string Query(const std::string& sql) {
+    sqlite3* db;
+    EXPECT_EQ(sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db);
+    std::string out;
+    if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+      out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+  }
+  static std::string FileBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  // Writes an SQLite file with plain SQL (no revsum).
+  void MakeForeignDatabase(const char* sql) {
+    sqlite3* db;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  void ExpectRefusedUntouched(const std::string& what) {
+    const std::string before = FileBytes(path_);
+    try {
+      ReviewStore::Open(path_);
+      FAIL() << "expected StoreError for " << what;
+    } catch (const StoreError& e) {
+      EXPECT_THAT(e.what(), HasSubstr(path_));
+    }
+    EXPECT_EQ(FileBytes(path_), before) << what << " was modified";
+    EXPECT_FALSE(fs::exists(path_ + "-wal") && fs::file_size(path_ + "-wal") > 0) << what;
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_F(IntegrityTest, RecordsThatDifferOnlyInRatingTitleOrTimeAreDistinctReviews) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.csv", "csv", 10);
+  Review five = MakeReview("耳机", "", "Great product.", 5.0);
+  Review one = MakeReview("耳机", "", "Great product.", 1.0);
+  Review titled = five;
+  titled.title = "Wow";
+  Review timed = five;
+  timed.time = 1530000000;
+  for (const Review* r : {&five, &one, &titled, &timed}) {
+    EXPECT_TRUE(store->AddReview(src, *r, OneSentence(r->text)));
+  }
+  for (const Review* r : {&five, &one, &titled, &timed}) {
+    EXPECT_FALSE(store->AddReview(src, *r, OneSentence(r->text))) << "re-ingest adds nothing";
+  }
+  store->Flush();
+  EXPECT_EQ(store->Stats().reviews, 4);
+}
+
+TEST_F(IntegrityTest, ANewBadRecordAtAReusedPathAndLineIsKept) {
+  auto store = ReviewStore::Open(path_);
+  for (const char* day : {"monday", "tuesday"}) {
+    int64_t src = store->AddSource("r.jsonl", "jsonl", 10);
+    store->AddReject(src, Reject{"r.jsonl", 2, "malformed JSON: unclosed string",
+                                 std::string("{\"text\":\"") + day + " bad\" "});
+    store->FinishSource(src, 1, 0, 0, 1);
+  }
+  EXPECT_EQ(Query("SELECT count(*) FROM rejects"), "2");
+  EXPECT_EQ(Query("SELECT group_concat(raw, '|') FROM (SELECT raw FROM rejects ORDER BY id)"),
+            "{\"text\":\"monday bad\" |{\"text\":\"tuesday bad\" ");
+}
+
+TEST_F(IntegrityTest, TheSameBadRecordUnderAnotherPathIsStoredOnce) {
+  auto store = ReviewStore::Open(path_);
+  for (const char* path : {"dump.jsonl", "/abs/dump.jsonl", "-", "copy.jsonl.gz"}) {
+    int64_t src = store->AddSource(path, "jsonl", 10);
+    store->AddReject(src, Reject{path, 3, "malformed JSON: x", "{bad"});
+    store->FinishSource(src, 1, 0, 0, 1);
+  }
+  EXPECT_EQ(Query("SELECT count(*) FROM rejects"), "1");
+}
+
+TEST_F(IntegrityTest, RefusesANewerSchemaWithoutTouchingIt) {
+  MakeForeignDatabase("CREATE TABLE t(x); PRAGMA user_version = 999;");
+  ExpectRefusedUntouched("a newer schema");
+  EXPECT_EQ(Query("PRAGMA journal_mode"), "delete");
+}
+
+TEST_F(IntegrityTest, RefusesAForeignDatabaseWithAReviewsTableWithoutTouchingIt) {
+  MakeForeignDatabase("CREATE TABLE reviews(id INTEGER PRIMARY KEY, body TEXT);");
+  ExpectRefusedUntouched("a foreign database with a reviews table");
+}
+
+TEST_F(IntegrityTest, RefusesAForeignDatabaseWithOtherTablesWithoutTouchingIt) {
+  MakeForeignDatabase("CREATE TABLE customers(name TEXT); INSERT INTO customers VALUES ('x');");
+  ExpectRefusedUntouched("a foreign database");
+  EXPECT_EQ(Query("SELECT count(*) FROM sqlite_master WHERE name = 'sources'"), "0");
+}
+
+TEST_F(IntegrityTest, RefusesAFileThatIsNotSqliteWithoutTouchingIt) {
+  std::ofstream(path_) << "this is my thesis, not a database\n";
+  ExpectRefusedUntouched("a text file");
+}
+
+TEST_F(IntegrityTest, RefusesPathsThatWouldKeepNothing) {
+  for (const char* path : {"", ":memory:"}) {
+    EXPECT_THROW(ReviewStore::Open(path), StoreError) << "'" << path << "'";
+  }
+}
+
+TEST_F(IntegrityTest, ConcurrentFirstOpensOfANewFileAllSucceed) {
+  // Before: "migrating to schema 1: table sources already exists" for all but one opener.
+  for (int round = 0; round < 5; ++round) {
+    const std::string path = (dir_ / ("race" + std::to_string(round) + ".db")).string();
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    std::string error;
+    std::mutex mu;
+    for (int t = 0; t < 6; ++t) {
+      threads.emplace_back([&, t] {
+        try {
+          auto store = ReviewStore::Open(path);
+          int64_t src = store->AddSource("d" + std::to_string(t) + ".jsonl", "jsonl", 1);
+          store->AddReview(src, MakeReview("p", std::to_string(t), "Fine."), OneSentence("Fine."));
+          store->FinishSource(src, 1, 1, 0, 0);
+        } catch (const std::exception& e) {
+          ++failures;
+          std::lock_guard lock(mu);
+          error = e.what();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(failures.load(), 0) << error;
+    auto store = ReviewStore::Open(path);
+    EXPECT_EQ(store->Stats().reviews, 6);
+  }
+}
+
+TEST_F(IntegrityTest, UnfinishedIngestsAndRunsAreMarkedAndNotCounted) {
+  {
+    auto store = ReviewStore::Open(path_);
+    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+    store->AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
+    store->Flush();  // committed, but the ingest never finishes (killed)
+    RunInfo run;
+    run.key = "k";
+    run.params_json = "{}";
+    run.embedder = "lexical";
+    int64_t id = store->BeginRun(run, {"centroid"});
+    StoredSummary s;
+    s.run_id = id;
+    s.scope = "product";
+    s.subject = "B1";
+    s.text = "Good.";
+    s.unit = "words";
+    store->AddSummary(s);
+    store->Flush();  // a half run: never finished
+  }
+  auto store = ReviewStore::Open(path_);
+  StoreStats st = store->Stats();
+  EXPECT_EQ(st.unfinished_ingests, 1);
+  EXPECT_EQ(st.unfinished_runs, 1);
+  EXPECT_EQ(st.summaries, 0) << "a half run's summaries are not counted";
+  EXPECT_EQ(st.runs, 0);
+  EXPECT_EQ(Query("SELECT count(*) FROM unfinished_work"), "2");
+  EXPECT_EQ(Query("SELECT count(*) FROM latest_summaries"), "0");
+}
+
+TEST_F(IntegrityTest, LatestSummariesGivesEveryProductItsLatestSummary) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->AddReview(src, MakeReview("手机", "1", "好。"), OneSentence("好。"));
+  store->AddReview(src, MakeReview("书籍", "2", "差。"), OneSentence("差。"));
+  auto add_run = [&](const std::string& key, std::vector<std::string> products) {
+    RunInfo run;
+    run.key = key;
+    run.params_json = "{}";
+    run.embedder = "lexical";
+    int64_t id = store->BeginRun(run, {"centroid"});
+    for (const std::string& p : products) {
+      StoredSummary s;
+      s.run_id = id;
+      s.scope = "product";
+      s.subject = p;
+      s.text = key + ":" + p;
+      s.unit = "words";
+      store->AddSummary(s);
+    }
+    store->FinishRun(id);
+  };
+  add_run("full", {"手机", "书籍"});
+  add_run("partial", {"手机"});
+  EXPECT_EQ(Query("SELECT group_concat(text, '|') FROM (SELECT text FROM latest_summaries "
+                  "ORDER BY subject)"),
+            "full:书籍|partial:手机");
+}
+
+TEST_F(IntegrityTest, ReadsAConsistentSnapshotByReviewId) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->AddReview(src, MakeReview("A", "1", "One."), OneSentence("One."));
+  const int64_t snapshot = store->MaxReviewId();
+  store->AddReview(src, MakeReview("A", "2", "Two."), OneSentence("Two."));
+  store->AddReview(src, MakeReview("B", "3", "Three."), OneSentence("Three."));
+  EXPECT_EQ(store->GetProductReviews("A", snapshot).size(), 1u);
+  EXPECT_EQ(store->Products(snapshot), std::vector<std::string>{"A"});
+  EXPECT_EQ(store->Products().size(), 2u);
+}
+
+TEST_F(IntegrityTest, PlainSqlReadsTheSearchIndexAndPerHeadWeights) {
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->AddReview(src, MakeReview("手机", "1", "电池续航很好"), OneSentence("电池续航很好"));
+  store->AddReview(src, MakeReview("B1", "2", "Battery lasts."), OneSentence("Battery lasts."));
+  auto review = store->GetProductReviews("B1").at(0);
+  RunInfo run;
+  run.key = "k";
+  run.params_json = "{}";
+  run.embedder = "lexical";
+  int64_t id = store->BeginRun(run, {"consensus", "centroid"});
+  store->AddScores(id, "product", {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}}});
+  store->FinishRun(id);
+  // External content: the index holds no second copy; rowid = sentences.id; CJK one per token.
+  EXPECT_THAT(Query("SELECT sql FROM sqlite_master WHERE name = 'sentences_fts'"),
+              HasSubstr("content = 'sentences'"));
+  EXPECT_EQ(Query("SELECT text FROM sentences_fts WHERE sentences_fts MATCH '\"续 航\"'"),
+            "电池续航很好");
+  EXPECT_EQ(Query("SELECT s.text FROM sentences_fts f JOIN sentences s ON s.id = f.rowid "
+                  "WHERE sentences_fts MATCH 'battery'"),
+            "Battery lasts.");
+  EXPECT_EQ(Query("SELECT group_concat(head || '=' || weight, ' ') FROM sentence_head_weights"),
+            "consensus=0.25 centroid=0.75");
+}
+
+TEST_F(IntegrityTest, TheWalStaysBoundedWhileAReaderHoldsASnapshotForAWhile) {
+  StoreOptions options;
+  options.wal_bound_bytes = 1 << 20;
+  options.batch_size = 50;
+  auto store = ReviewStore::Open(path_, options);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->Flush();
+  sqlite3* reader;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &reader), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM reviews;", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    sqlite3_exec(reader, "COMMIT", nullptr, nullptr, nullptr);
+  });
+  const std::string text(2000, 'x');
+  uint64_t largest = 0;
+  for (int i = 0; i < 3000; ++i) {
+    store->AddReview(src, MakeReview("P", std::to_string(i), text + std::to_string(i)),
+                     OneSentence(text));
+    if (fs::exists(path_ + "-wal"))
+      largest = std::max<uint64_t>(largest, fs::file_size(path_ + "-wal"));
+  }
+  store->Flush();
+  release.join();
+  sqlite3_close(reader);
+  // ~12 MB were written; the WAL is cut back once the reader lets go, and never grows far past
+  // the bound plus what was written while the writer waited for the reader.
+  EXPECT_LT(fs::file_size(path_ + "-wal"), 2u << 20);
+  EXPECT_LT(largest, 8u << 20);
+}
+
+TEST_F(IntegrityTest, MigratesASchema3StoreKeepingEverything) {
+  {
+    sqlite3* db;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    store_internal::RegisterStoreFunctions(db);
+    ASSERT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
+    store_internal::Migrate(db, 3);
+    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    const float heads[2] = {0.5f, 0.25f};
+    const char* sql = R"sql(
+      INSERT INTO sources(id, path, format) VALUES (1, 'old.csv', 'csv');
+      INSERT INTO products(id, key) VALUES (1, '手机');
+      INSERT INTO reviews(id, source_id, line, product_id, rating, text, content_hash)
+        VALUES (1, 1, 2, 1, 1, '电池不行', 11), (2, 1, 3, 1, 0, '好看', 12);
+      INSERT INTO sentences(id, review_id, idx, begin, end, text) VALUES (1, 1, 0, 0, 4, '电池不行');
+      INSERT INTO sentences_fts(rowid, text) VALUES (1, ' 电  池  不  行 ');
+      INSERT INTO rejects(source_id, line, reason, raw) VALUES (1, 9, 'bad', 'x'), (1, 10, 'bad', 'x');
+      INSERT INTO runs(id, key, params, embedder, heads, started_at, finished_at)
+        VALUES (1, 'k', '{}', 'lexical', 'a' || char(9) || 'b', 't', 't');
+    )sql";
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_stmt* st;
+    sqlite3_prepare_v2(db, "INSERT INTO scores VALUES (1, 'product', 1, 1.0, ?1)", -1, &st,
+                       nullptr);
+    sqlite3_bind_blob(st, 1, heads, sizeof heads, SQLITE_STATIC);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+  }
+  auto store = ReviewStore::Open(path_);
+  EXPECT_EQ(store->Stats().reviews, 2);
+  EXPECT_EQ(store->Search("电池", 10).size(), 1u);
+  EXPECT_EQ(Query("SELECT count(*) FROM rejects"), "1") << "the same bad bytes twice: one reject";
+  EXPECT_EQ(Query("SELECT group_concat(head || '=' || weight, ' ') FROM sentence_head_weights"),
+            "a=0.5 b=0.25");
+  Review again = MakeReview("手机", "", "电池不行", 1.0);
+  int64_t src = store->AddSource("old.csv", "csv", 1);
+  EXPECT_FALSE(store->AddReview(src, again, OneSentence(again.text)))
+      << "a migrated review is recognised by its new identity";
+}
+
+}  // namespace
+}  // namespace revsum
