@@ -44,9 +44,17 @@ struct Budget {
   std::string ToString() const;
 };
 
+// Limits of ParseBudget. A count above kMaxBudgetCount is refused rather than overflowing a size_t
+// or an int downstream (no scope holds a billion words); a percentage below kMinBudgetPercent
+// would round to an empty summary for any scope under 10,000 words.
+inline constexpr long long kMaxBudgetCount = 1000000000;
+inline constexpr double kMinBudgetPercent = 0.01;
+
 // Parses "<number><unit>": "120w" (words), "5s" (sentences), "300t" (LLM tokens), "10%" (share of
-// the input, measured in words). Whitespace around is allowed. Throws std::invalid_argument with a
-// message naming the text and the problem (missing unit, not a number, zero, percent > 100...).
+// the input, measured in words). Whitespace around is allowed. Counts are whole numbers in
+// [1, kMaxBudgetCount]; percentages are in [kMinBudgetPercent, 100]. Throws std::invalid_argument
+// with a message "invalid budget '<text>': <problem>" (missing unit, not a number, zero or
+// negative, too large, percentage out of range, with the allowed range).
 Budget ParseBudget(std::string_view text);
 
 // The cost of a sentence in some unit (words, LLM tokens).

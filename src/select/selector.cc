@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "revsum/score.h"
@@ -60,41 +61,65 @@ std::string Budget::ToString() const {
 Budget ParseBudget(std::string_view text) {
   const std::string original(text);
   auto fail = [&](const std::string& problem) -> Budget {
-    throw std::invalid_argument("invalid budget '" + original + "': " + problem +
-                                " (expected e.g. 120w, 5s, 300t or 10%)");
+    throw std::invalid_argument("invalid budget '" + original + "': " + problem);
   };
+  const std::string expected = " (expected e.g. 120w, 5s, 300t or 10%)";
   while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
   while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
-  if (text.empty()) return fail("empty");
+  if (text.empty()) return fail("empty" + expected);
   const char unit_char = text.back();
   std::string_view number = text.substr(0, text.size() - 1);
   Budget b;
+  const char* unit_name = "";
   switch (unit_char) {
-    case 'w': case 'W': b.unit = Budget::Unit::kWords; break;
-    case 's': case 'S': b.unit = Budget::Unit::kSentences; break;
-    case 't': case 'T': b.unit = Budget::Unit::kTokens; break;
-    case '%': b.unit = Budget::Unit::kRatio; break;
-    default: return fail("missing unit: end with w (words), s (sentences), t (tokens) or %");
+    case 'w':
+    case 'W':
+      b.unit = Budget::Unit::kWords;
+      unit_name = "words";
+      break;
+    case 's':
+    case 'S':
+      b.unit = Budget::Unit::kSentences;
+      unit_name = "sentences";
+      break;
+    case 't':
+    case 'T':
+      b.unit = Budget::Unit::kTokens;
+      unit_name = "tokens";
+      break;
+    case '%':
+      b.unit = Budget::Unit::kRatio;
+      break;
+    default:
+      return fail("missing unit: end with w (words), s (sentences), t (tokens) or %" + expected);
   }
-  if (number.empty()) return fail("missing number before the unit");
+  if (number.empty()) return fail("missing number before the unit" + expected);
   double value = 0;
   const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec == std::errc::result_out_of_range) return fail("the number is out of range" + expected);
   if (ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(value)) {
-    return fail("'" + std::string(number) + "' is not a number");
+    return fail("'" + std::string(number) + "' is not a number" + expected);
   }
-  if (value <= 0) return fail("must be greater than zero");
   if (b.unit == Budget::Unit::kRatio) {
-    if (value > 100) return fail("a percentage cannot exceed 100");
+    if (value < kMinBudgetPercent || value > 100) {
+      char range[96];
+      std::snprintf(range, sizeof range, "a percentage must be between %g%% and 100%%",
+                    kMinBudgetPercent);
+      return fail(range);
+    }
     b.amount = value / 100.0;
   } else {
+    if (value <= 0) return fail(std::string("the number of ") + unit_name + " must be at least 1");
     if (value != std::floor(value)) return fail("a count must be a whole number");
+    if (value > static_cast<double>(kMaxBudgetCount)) {
+      return fail("too large (at most " + std::to_string(kMaxBudgetCount) + " " + unit_name + ")");
+    }
     b.amount = value;
   }
   return b;
 }
 
-BudgetedSelector::BudgetedSelector(SelectorOptions options, CostFunction words,
-                                   CostFunction tokens)
+BudgetedSelector::BudgetedSelector(SelectorOptions options, CostFunction words, CostFunction tokens)
     : options_(options), words_(std::move(words)), tokens_(std::move(tokens)) {
   if (!words_) throw std::invalid_argument("BudgetedSelector: a word cost function is required");
 }

@@ -58,6 +58,49 @@ TEST(ParseBudgetTest, RejectsMalformedBudgetsWithClearMessages) {
   }
 }
 
+TEST(ParseBudgetTest, RefusesCountsThatWouldOverflow) {
+  try {
+    ParseBudget("1000000000000000000000w");
+    ADD_FAILURE() << "accepted 1e21 words";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("'1000000000000000000000w': too large (at most "
+                                               "1000000000 words)"));
+  }
+  EXPECT_THROW(ParseBudget("1000000001s"), std::invalid_argument);
+  EXPECT_THROW(ParseBudget("1e19t"), std::invalid_argument);
+  EXPECT_EQ(ParseBudget("1000000000t").amount, 1e9);
+}
+
+TEST(ParseBudgetTest, RefusesPercentagesOutsideTheUsableRange) {
+  for (const char* bad : {"1e-9%", "0.001%", "0%", "-5%", "100.5%"}) {
+    try {
+      ParseBudget(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("a percentage must be between 0.01% and 100%"))
+          << bad;
+    }
+  }
+  EXPECT_DOUBLE_EQ(ParseBudget("0.01%").amount, 0.0001);
+  EXPECT_DOUBLE_EQ(ParseBudget("100%").amount, 1.0);
+}
+
+TEST(ParseBudgetTest, ZeroNegativeAndUnknownUnitsSayWhatIsWrong) {
+  auto message = [](const char* text) -> std::string {
+    try {
+      ParseBudget(text);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_THAT(message("0w"), ::testing::HasSubstr("the number of words must be at least 1"));
+  EXPECT_THAT(message("-5w"), ::testing::HasSubstr("the number of words must be at least 1"));
+  EXPECT_THAT(message("-5s"), ::testing::HasSubstr("the number of sentences must be at least 1"));
+  EXPECT_THAT(message("5x"), ::testing::HasSubstr("missing unit: end with w (words)"));
+  EXPECT_THAT(message("1e400w"), ::testing::HasSubstr("out of range"));
+}
+
 const std::vector<std::string> kReviews = {
     "The battery lasts all day and charges quickly.",
     "Battery life is great, it lasts all day.",
@@ -96,7 +139,8 @@ TEST(BudgetedSelectorTest, OneLongSentenceCannotEatTheBudget) {
   // prefers the three short ones.
   const std::vector<std::string> texts = {
       "Great sound quality and the bass is deep and clear at every volume level we tried it on",
-      "Comfortable to wear for hours.", "Pairs with my phone instantly.", "Cheap for what it does."};
+      "Comfortable to wear for hours.", "Pairs with my phone instantly.",
+      "Cheap for what it does."};
   Eigen::VectorXf w(4);
   w << 0.31f, 0.23f, 0.23f, 0.23f;
   SelectorOptions options;
@@ -149,17 +193,18 @@ TEST(BudgetedSelectorTest, FillBudgetTruncatesOneLastSentenceToTheWordsLeft) {
 
 TEST(BudgetedSelectorTest, RejectsMismatchedInputs) {
   const BudgetedSelector selector({}, Words);
-  EXPECT_THROW(selector.Select(kReviews, Eigen::VectorXf::Zero(3), BagOfWords(kReviews),
-                               ParseBudget("10w")),
-               std::invalid_argument);
+  EXPECT_THROW(
+      selector.Select(kReviews, Eigen::VectorXf::Zero(3), BagOfWords(kReviews), ParseBudget("10w")),
+      std::invalid_argument);
 }
 
 // Property: whatever the inputs, options and budget, the chosen cost never exceeds the budget,
 // and no sentence is chosen twice.
 TEST(BudgetedSelectorTest, NeverExceedsAnyBudgetRandomised) {
   std::mt19937 rng(2024);
-  const std::vector<std::string> vocab = {"good", "bad", "battery", "price", "fit", "size", "love",
-                                          "it", "the", "is", "very", "cheap", "strong", "."};
+  const std::vector<std::string> vocab = {"good", "bad",   "battery", "price", "fit",
+                                          "size", "love",  "it",      "the",   "is",
+                                          "very", "cheap", "strong",  "."};
   const CostFunction tokens = [](std::string_view s) { return (s.size() + 3) / 4; };
   for (int trial = 0; trial < 300; ++trial) {
     const size_t n = 1 + rng() % 40;
@@ -177,8 +222,8 @@ TEST(BudgetedSelectorTest, NeverExceedsAnyBudgetRandomised) {
     options.fill_budget = rng() % 2;
     const char* units[] = {"w", "s", "t", "%"};
     const std::string unit = units[rng() % 4];
-    const std::string amount = unit == "%" ? std::to_string(1 + rng() % 100)
-                                           : std::to_string(1 + rng() % 80);
+    const std::string amount =
+        unit == "%" ? std::to_string(1 + rng() % 100) : std::to_string(1 + rng() % 80);
     const Budget budget = ParseBudget(amount + unit);
     const auto chosen =
         BudgetedSelector(options, Words, tokens).Select(texts, w, BagOfWords(texts), budget);
