@@ -1,46 +1,81 @@
-// Streaming readers for review dumps: JSON Lines, CSV/TSV (RFC 4180) and plain text, each
-// optionally gzip-compressed. A reader is pull-based: Next() yields one Record at a time, and
-// memory stays bounded, whatever the dump's size, by one read chunk plus at most about twice
-// ReadOptions::max_record_bytes (a few MB for ordinary dumps; ~36 MB peak RSS measured while
-// rejecting a 50 MB line with the 16 MiB default).
+// Streaming readers for review dumps: JSON Lines, one JSON array of objects, CSV/TSV (RFC 4180)
+// and plain text, each optionally gzip-compressed. A reader is pull-based: Next() yields one
+// Record at a time.
 //
 //   revsum::ReadOptions options;
 //   options.fields.product = "cat";
-//   auto reader = revsum::ReviewReader::Open("reviews.csv.gz", options);
+//   auto reader = revsum::ReviewReader::Open("reviews.csv.gz", options);  // may throw ReadError
 //   revsum::Record record;
-//   while (reader->Next(&record)) {
+//   while (reader->Next(&record)) {                                       // may throw ReadError
 //     if (record.review) Use(*record.review); else Keep(*record.reject);
 //   }
 //
-// Nothing is dropped silently: every record that cannot become a Review comes back as a Reject
-// naming the source, the line where the record starts and the reason. Blank lines are not records.
+// Memory bound: one read chunk (chunk_bytes) plus, per record, at most about twice
+// ReadOptions::max_record_bytes, whatever the dump's size; a record over max_record_bytes is
+// followed to its end without being buffered (only max_raw_bytes of it are kept). JSON readers
+// also hold the look-ahead (below): at most 1,000 records or 8 MiB of them. Measured: 120
+// records of 12 MB in a .gz with an 8 MiB limit stay under 200 MB of RSS growth
+// (tests/read/memory_test.cc); ~36 MB peak RSS rejecting a 50 MB line with the 16 MiB default.
 //
-// What is rejected (Reject::reason starts with the quoted text):
-//   - "cannot open ..."               missing/unreadable file or a directory (line 0, then end)
-//   - "record too long: N bytes"      a record larger than max_record_bytes; reading resumes at the
-//                                     next line (only the first max_raw_bytes are kept as raw)
+// Formats and detection (Format::kAuto): the extension (.jsonl/.ndjson/.json, .csv, .tsv, .txt,
+// each optionally + .gz), else the first bytes ('{' or '[' -> JSON, a tab in line 1 -> TSV, a
+// comma -> CSV, else text). Gzip is recognised by its magic bytes whatever the name. A JSON dump
+// whose first non-space byte is '[' is read as one array of objects (jq -s, pandas
+// to_json(orient="records"), Hugging Face exports), streamed element by element, unless its name
+// ends in .jsonl or .ndjson (then it is JSON Lines). Lines end at "\n" or "\r\n"; a file whose
+// first line ends with a lone "\r" (classic Mac OS exports) has "\r" line ends too. A UTF-8 BOM
+// is skipped.
+//
+// Look-ahead (JSON Lines and JSON arrays): before the first record is returned, the first 1,000
+// records (or those in the first 8 MiB) are read and held, to check the FieldMap: a field named
+// in it (product, id, rating, title, time) that none of them has is a ReadError; when none of
+// them has any product candidate, ReadOptions::on_notice is told once (all reviews then go under
+// product ""). A CSV/TSV header is checked the same way when it is read.
+//
+// Nothing is dropped silently: every record that cannot become a Review comes back as a Reject
+// naming the source, the line where the record starts and the reason. Blank lines are not
+// records. What is wrong with one record is a Reject and reading goes on; what makes the whole
+// dump unreadable as asked is a ReadError (a std::runtime_error whose what() names the path).
+//
+// Thrown as ReadError, by Open():
+//   - "PATH: cannot open: <strerror>"  a missing or unreadable file
+//   - "PATH: is a directory, not a file"
+//   - "PATH: Parquet is not supported; convert it to JSON Lines first, e.g. with duckdb ..."
+//                                      (the file starts with the magic bytes "PAR1")
+// and by Next(), before any record is returned:
+//   - "PATH:LINE: no column "X" for the product in the header (...)"  (CSV/TSV; any named field)
+//   - "PATH:LINE: no text column in the header (...); expected one of ..."  (CSV/TSV)
+//   - "PATH: no record has the product field "X" (looked at the first N records); the first
+//     record has the keys: ..."  (JSON; any named field but text)
+//
+// Rejected (Reject::reason starts with the quoted text):
+//   - "record too long: N bytes (limit M)"  a record larger than max_record_bytes, N its full
+//                                     size; reading resumes after its real end (for CSV/TSV the
+//                                     end of a quoted field, for a JSON array the element's end)
 //   - "invalid UTF-8 at byte N"       N is the 0-based offset of the first bad byte in the record
 //   - "binary data: NUL byte at byte N"
 //   - "malformed JSON: ..."           with simdjson's own error message
-//   - "JSON value is not an object"   e.g. an array or a number on its own line
+//   - "JSON value is not an object"   e.g. an array or a number on its own line or as an element
+//   - "unterminated JSON array at end of file" / "content after the end of the JSON array"
 //   - "missing text field ..." / "empty text field ..." (a text of only whitespace is empty)
 //   - "text field ... is not a string"
 //   - "rating is not a number: ..."   DECISION: a rating that is present but not numeric rejects
 //                                     the record, so a wrong --rating-field is noticed at once.
 //                                     Numbers written as strings ("5.0") are accepted; null or ""
 //                                     mean "no rating".
-//   - "time is not a number: ..."     likewise for the time field
+//   - "time is not a number or a date: "FIELD" is "VALUE""  likewise for the time field
 //   - "row has N fields, header has M" (CSV/TSV)
 //   - "unterminated quoted field at end of file" (CSV/TSV)
-//   - "no text column ..." / "no column ..." (CSV/TSV header; the rest of the file is not read)
 //   - "truncated gzip stream ..." / "corrupt gzip data ..." (the file ends there)
 //   - "read error ..."                an I/O error (the file ends there)
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -48,10 +83,19 @@
 
 namespace revsum {
 
+// A problem with the dump as a whole, not with one record: it cannot be opened, is a directory or
+// a Parquet file, or its header or field names do not fit the FieldMap. what() names the path and
+// the problem.
+class ReadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 enum class Format {
   kAuto,   // from the extension (.jsonl/.json/.ndjson, .csv, .tsv, .txt; optionally + .gz), else
-           // sniffed from the first bytes ('{' -> JSONL, a tab in line 1 -> TSV, a comma -> CSV)
-  kJsonl,  // one JSON object per line (.json is read as JSON Lines too, not as one JSON array)
+           // sniffed from the first bytes ('{' or '[' -> JSON, a tab in line 1 -> TSV, a comma
+           // -> CSV, else text)
+  kJsonl,  // one JSON object per line, or one JSON array of objects (see the top)
   kCsv,    // RFC 4180, comma-separated, first row is the header
   kTsv,    // RFC 4180 quoting, tab-separated, first row is the header
   kText,   // one review per line, or per blank-line-separated paragraph
@@ -68,24 +112,33 @@ Format FormatFromPath(std::string_view path);
 
 // Names of the fields (JSON keys or CSV/TSV header names) to read. An empty name means
 // auto-detection, per JSON record or once per CSV header, from these candidates in order:
-//   text:    reviewText, text, review, content, comment, body
-//   product: parent_asin, asin, product, product_id, cat, category
-//   id:      review_id, reviewId, id; if none, "<user_id>:<timestamp>" (Amazon 2023) or
-//            "<reviewerID>:<unixReviewTime>" (Amazon 2018) from the raw values, when both are
-//            present
-//   rating:  rating, overall, stars, score, label
+//   text:    reviewText, text, review, content, comment, body (CSV: review first)
+//   product: parent_asin, asin, product, product_id, business_id, cat, category
+//            (CSV: product first)
+//   id:      review_id, reviewId, id; if none, the author: user_id (Amazon 2023, Yelp) or
+//            reviewerID (Amazon 2018), as "<user>:<time>" with the time field's raw value when
+//            the record has one (e.g. "AGKHL...:1588687728923"), else "<user>" alone, so two
+//            authors' identical reviews of one product stay two reviews
+//   rating:  rating, overall, stars, score, label (CSV: label before stars)
 //   title:   title, summary
-//   time:    timestamp, unixReviewTime, unix_time
-// CSV/TSV header names match exactly first, then ignoring ASCII case. A name given here that is
-// missing from a CSV/TSV header is an error (one Reject for the header); in JSON it only means the
-// record has no such value (except for text, which every record needs).
+//   time:    timestamp, unixReviewTime, unix_time, date
+// Known shapes: Amazon 2018 (reviewText, asin, overall, reviewerID, unixReviewTime), Amazon 2023
+// (text, parent_asin, rating, user_id, timestamp in ms), Yelp (text, business_id, stars,
+// review_id, date "2018-07-07 22:09:11").
+// CSV/TSV header names match exactly first, then ignoring ASCII case. A name given here that no
+// column or none of the look-ahead's JSON records has is a ReadError (see the top); a JSON record
+// that lacks it just has no such value (except for text, which every record needs).
 struct FieldMap {
   std::string text;     // the review body (required in every record)
   std::string product;  // product key
   std::string id;       // the dump's review id
   std::string rating;   // star rating or label, a number
   std::string title;    // title / summary line
-  std::string time;     // unix time; values of magnitude >= 1e11 are milliseconds, else seconds
+  // The time: a number, unix seconds, or milliseconds when of magnitude >= 1e11; or a date
+  // string: ISO 8601 ("2018-07-07", "2018-07-07T22:09:11Z", with ".250" fractions and
+  // "+08:00"/"-0530" offsets), "YYYY-MM-DD HH:MM:SS" or "YYYY/MM/DD"; without an offset, UTC.
+  // Review::time holds unix seconds.
+  std::string time;
 };
 
 struct ReadOptions {
@@ -100,12 +153,20 @@ struct ReadOptions {
   // blank lines (a paragraph's lines are joined with "\n").
   bool blank_line_separated = false;
 
-  // A record (a line, a CSV record spanning lines, or a text paragraph) longer than this is
-  // rejected with "record too long" without being buffered whole.
+  // A record (a line, a CSV record spanning lines, a JSON array element, or a text paragraph)
+  // longer than this is rejected with "record too long" without being buffered whole; this is
+  // the per-record memory bound (see the top).
   size_t max_record_bytes = 16 << 20;
 
   // At most this many bytes of a bad record are kept in Reject::raw.
   size_t max_raw_bytes = 64 << 10;
+
+  // Told about the dump as a whole, when it is not an error, before the first record is returned;
+  // each kind of notice at most once per reader. Today one kind: "PATH: no product field (looked
+  // for parent_asin, ...); all reviews go under product ''; name one with --product-field" (or
+  // "no product column" for CSV/TSV). Text dumps never have products and get no notice. May be
+  // empty. The reader never prints anything itself. Called on the thread calling Next().
+  std::function<void(const std::string&)> on_notice;
 
   // Bytes read from the file per read() call (uncompressed bytes per step for gzip); at least 4096.
   size_t chunk_bytes = 1 << 20;
@@ -120,17 +181,20 @@ struct Record {
 // Reads one dump. Not thread-safe: use one reader per thread (a reader per file is cheap).
 class ReviewReader {
  public:
-  // Opens `path` ("-" = standard input). Never returns null: a file that cannot be opened yields
-  // one Reject (line 0) from Next() and then the end.
+  // Opens `path` ("-" = standard input). Never returns null. Throws ReadError when the file
+  // cannot be opened, is a directory, or is a Parquet file.
   static std::unique_ptr<ReviewReader> Open(const std::string& path, const ReadOptions& options);
 
   virtual ~ReviewReader();
 
   // Sets *out to the next record and returns true, or returns false at the end of the input.
-  // REQUIRES: out != nullptr.
+  // Throws ReadError, before returning any record, when the header or the look-ahead shows the
+  // FieldMap does not fit the dump (see the top). REQUIRES: out != nullptr.
   virtual bool Next(Record* out) = 0;
 
-  // Bytes consumed from the file so far (compressed bytes for gzip), for progress reports.
+  // Progress, in file bytes, for progress reports: the end of the last record returned (not of
+  // the read-ahead or look-ahead). For gzip, an estimate of the compressed bytes behind it,
+  // advancing with every record; exactly the file's size at the end.
   virtual uint64_t bytes_read() const = 0;
 
   // The file's size in bytes when known (a regular file), 0 for standard input and pipes.

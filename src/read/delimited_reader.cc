@@ -6,9 +6,10 @@
 // characters after a closing quote are appended to the field. Strict failures are a wrong number of
 // fields and an unterminated quoted field at the end of the input.
 #include <cctype>
-#include <initializer_list>
+#include <span>
 #include <vector>
 
+#include "field_names.h"
 #include "format_readers.h"
 #include "record_checks.h"
 
@@ -42,7 +43,10 @@ class DelimitedReader : public LineBasedReader {
  public:
   DelimitedReader(std::string source, std::unique_ptr<LineReader> lines, const ReadOptions& options,
                   char separator)
-      : LineBasedReader(std::move(source), std::move(lines), options), separator_(separator) {}
+      : LineBasedReader(std::move(source), std::move(lines), options), separator_(separator) {
+    lines_->set_overflow_scanner(
+        [this](std::string_view bytes) { scan_state_ = ParseLine(bytes, scan_state_, false); });
+  }
 
   Format format() const override { return separator_ == '\t' ? Format::kTsv : Format::kCsv; }
 
@@ -54,7 +58,7 @@ class DelimitedReader : public LineBasedReader {
       if (status == RecordStatus::kEnd) return false;
       if (status == RecordStatus::kRejected) return true;
       if (!have_header_) {
-        if (!SetHeader(out)) return true;  // a header Reject; the file ends here
+        SetHeader();
         continue;
       }
       return MakeRecord(out);
@@ -66,7 +70,9 @@ class DelimitedReader : public LineBasedReader {
   enum class RecordStatus { kFields, kRejected, kEnd };
   enum class State { kFieldStart, kUnquoted, kQuoted, kQuoteInQuoted };
 
-  // Reads the next non-empty record into fields_, or sets a Reject in *out.
+  // Reads the next non-empty record into fields_, or sets a Reject in *out. A record that grows
+  // beyond max_record_bytes is followed to its real end (its quotes tracked, its bytes dropped),
+  // then rejected once, so reading resumes at the next record rather than inside the quotes.
   RecordStatus ReadRecord(Record* out) {
     fields_.clear();
     field_.clear();
@@ -74,9 +80,11 @@ class DelimitedReader : public LineBasedReader {
     problem_.clear();
     uint64_t record_bytes = 0;
     uint64_t start_line = 0;
+    bool too_long = false;
     State state = State::kFieldStart;
     Line line;
     while (true) {
+      scan_state_ = state;  // where the overflow scanner starts, should this line overflow
       LineReader::Status status = lines_->Next(&line);
       if (status == LineReader::Status::kError) {
         done_ = true;
@@ -95,24 +103,34 @@ class DelimitedReader : public LineBasedReader {
         if (line.size == 0) continue;  // empty lines between records are not records
         start_line = line.number;
       }
-      if (line.overflow || record_bytes + line.size > options_.max_record_bytes) {
-        // Resynchronise at the next line, outside any quotes.
-        AppendRaw(line.bytes);
-        RejectTooLong(out, start_line, record_bytes + line.size, raw_);
-        return RecordStatus::kRejected;
-      }
-      if (problem_.empty()) problem_ = CheckText(line.bytes, record_bytes);
-      record_bytes += line.size + (line.crlf ? 2 : 1);
       AppendRaw(line.bytes);
-      state = ParseLine(line.bytes, state);
+      if (!too_long && (line.overflow || record_bytes + line.size > options_.max_record_bytes)) {
+        too_long = true;
+        fields_.clear();
+        field_.clear();
+        field_.shrink_to_fit();
+      }
+      if (too_long) {
+        state = line.overflow ? scan_state_ : ParseLine(line.bytes, state, /*keep=*/false);
+      } else {
+        if (problem_.empty()) problem_ = CheckText(line.bytes, record_bytes);
+        state = ParseLine(line.bytes, state, /*keep=*/true);
+      }
+      record_bytes += line.size;
       if (state == State::kQuoted) {
-        field_ += line.crlf ? "\r\n" : "\n";  // a line break inside a quoted field
-        AppendRaw("\n");
+        // A line break inside a quoted field, kept as written ("\n", "\r\n" or a lone "\r").
+        if (!too_long) field_.append(line.terminator);
+        AppendRaw(line.terminator);
+        record_bytes += line.terminator.size();
         continue;
+      }
+      record_line_ = start_line;
+      if (too_long) {
+        RejectTooLong(out, start_line, record_bytes, raw_);
+        return RecordStatus::kRejected;
       }
       fields_.push_back(std::move(field_));
       field_.clear();
-      record_line_ = start_line;
       if (!problem_.empty()) {
         MakeReject(out, start_line, problem_, raw_);
         return RecordStatus::kRejected;
@@ -121,10 +139,17 @@ class DelimitedReader : public LineBasedReader {
     }
   }
 
-  // Runs the RFC 4180 state machine over one line, filling fields_ and field_.
-  State ParseLine(std::string_view s, State state) {
+  // Runs the RFC 4180 state machine over one line, filling fields_ and field_ when `keep`, else
+  // only following the state (for records too long to keep).
+  State ParseLine(std::string_view s, State state, bool keep) {
     const char sep = separator_;
     size_t i = 0;
+    auto end_field = [&] {
+      if (keep) fields_.push_back(std::move(field_));
+      field_.clear();
+      state = State::kFieldStart;
+      ++i;
+    };
     while (i < s.size()) {
       switch (state) {
         case State::kFieldStart:
@@ -136,22 +161,17 @@ class DelimitedReader : public LineBasedReader {
           state = State::kUnquoted;
           [[fallthrough]];
         case State::kUnquoted: {
-          size_t j = i;
-          while (j < s.size() && s[j] != sep) ++j;
-          field_.append(s.data() + i, j - i);
+          size_t j = s.find(sep, i);
+          if (j == std::string_view::npos) j = s.size();
+          if (keep) field_.append(s.data() + i, j - i);
           i = j;
-          if (i < s.size()) {  // at a separator
-            fields_.push_back(std::move(field_));
-            field_.clear();
-            state = State::kFieldStart;
-            ++i;
-          }
+          if (i < s.size()) end_field();  // at a separator
           break;
         }
         case State::kQuoted: {
           size_t j = s.find('"', i);
           if (j == std::string_view::npos) j = s.size();
-          field_.append(s.data() + i, j - i);
+          if (keep) field_.append(s.data() + i, j - i);
           i = j;
           if (i < s.size()) {
             state = State::kQuoteInQuoted;
@@ -161,14 +181,11 @@ class DelimitedReader : public LineBasedReader {
         }
         case State::kQuoteInQuoted:
           if (s[i] == '"') {
-            field_ += '"';
+            if (keep) field_ += '"';
             state = State::kQuoted;
             ++i;
           } else if (s[i] == sep) {
-            fields_.push_back(std::move(field_));
-            field_.clear();
-            state = State::kFieldStart;
-            ++i;
+            end_field();
           } else {
             state = State::kUnquoted;  // lenient: text after the closing quote joins the field
           }
@@ -184,56 +201,53 @@ class DelimitedReader : public LineBasedReader {
     }
   }
 
-  // Maps header names to columns. Returns false (with a Reject) when a needed column is missing.
-  bool SetHeader(Record* out) {
+  // Maps header names to columns. Throws ReadError when a named column or the text column is
+  // missing (no row of the file could be read as meant).
+  void SetHeader() {
     header_ = fields_;
     have_header_ = true;
     const FieldMap& f = options_.fields;
     std::string joined;
-    for (const std::string& name : header_) joined += (joined.empty() ? "" : ",") + name;
-
+    for (const std::string& name : header_) {
+      joined += (joined.empty() ? "" : ",") + std::string(Utf8Prefix(name, 100));
+    }
+    joined = std::string(Utf8Prefix(joined, 2000));
+    auto fail = [&](const std::string& problem) {
+      done_ = true;
+      throw ReadError(source_ + ":" + std::to_string(record_line_) + ": " + problem);
+    };
     auto column = [&](const std::string& override_name,
-                      std::initializer_list<std::string_view> candidates, int* index,
-                      std::string_view what) {
-      *index = -1;
+                      std::span<const std::string_view> candidates, std::string_view what) {
       if (!override_name.empty()) {
-        *index = FindColumn(header_, override_name);
-        if (*index < 0) {
-          done_ = true;
-          MakeReject(out, record_line_,
-                     "no column \"" + override_name + "\" for the " + std::string(what) +
-                         " in the header (" + joined + ")",
-                     raw_);
-          return false;
+        const int index = FindColumn(header_, override_name);
+        if (index < 0) {
+          fail(Concat({"no column \"", Utf8Prefix(override_name, 100), "\" for the ", what,
+                       " in the header (", joined, ")"}));
         }
-        return true;
+        return index;
       }
       for (std::string_view name : candidates) {
-        if ((*index = FindColumn(header_, name)) >= 0) return true;
+        if (const int index = FindColumn(header_, name); index >= 0) return index;
       }
-      return true;
+      return -1;
     };
-    if (!column(f.text, {"review", "text", "reviewText", "content", "comment", "body"}, &text_col_,
-                "text") ||
-        !column(f.product, {"product", "parent_asin", "asin", "product_id", "cat", "category"},
-                &product_col_, "product") ||
-        !column(f.id, {"review_id", "reviewId", "id"}, &id_col_, "id") ||
-        !column(f.rating, {"rating", "overall", "label", "stars", "score"}, &rating_col_,
-                "rating") ||
-        !column(f.title, {"title", "summary"}, &title_col_, "title") ||
-        !column(f.time, {"timestamp", "unixReviewTime", "unix_time"}, &time_col_, "time")) {
-      return false;
-    }
+    text_col_ = column(f.text, kCsvTextColumns, "text");
+    product_col_ = column(f.product, kCsvProductColumns, "product");
+    id_col_ = column(f.id, kIdFields, "id");
+    rating_col_ = column(f.rating, kCsvRatingColumns, "rating");
+    title_col_ = column(f.title, kTitleFields, "title");
+    time_col_ = column(f.time, kTimeFields, "time");
+    user_col_ = -1;
+    if (id_col_ < 0 && f.id.empty()) user_col_ = column("", kUserFields, "user");
     if (text_col_ < 0) {
-      done_ = true;
-      MakeReject(out, record_line_,
-                 "no text column in the header (" + joined +
-                     "); expected one of review, text, reviewText, content, comment, body, or "
-                     "set the text field",
-                 raw_);
-      return false;
+      fail("no text column in the header (" + joined + "); expected one of " +
+           JoinNames(kCsvTextColumns) + ", or name one with --text-field");
     }
-    return true;
+    if (product_col_ < 0 && options_.on_notice) {
+      options_.on_notice(source_ + ": no product column (looked for " +
+                         JoinNames(kCsvProductColumns) +
+                         "); all reviews go under product ''; name one with --product-field");
+    }
   }
 
   bool MakeRecord(Record* out) {
@@ -250,7 +264,14 @@ class DelimitedReader : public LineBasedReader {
     }
     review.text = text;
     if (product_col_ >= 0) review.product = fields_[product_col_];
-    if (id_col_ >= 0) review.external_id = fields_[id_col_];
+    if (id_col_ >= 0) {
+      review.external_id = fields_[id_col_];
+    } else if (user_col_ >= 0 && !IsBlank(fields_[user_col_])) {
+      review.external_id = fields_[user_col_];  // see FieldMap: user id, with the time if any
+      if (time_col_ >= 0 && !IsBlank(fields_[time_col_])) {
+        review.external_id += ":" + fields_[time_col_];
+      }
+    }
     if (title_col_ >= 0) review.title = fields_[title_col_];
     if (rating_col_ >= 0 && !IsBlank(fields_[rating_col_])) {
       review.rating = ParseNumber(fields_[rating_col_]);
@@ -262,11 +283,10 @@ class DelimitedReader : public LineBasedReader {
       }
     }
     if (time_col_ >= 0 && !IsBlank(fields_[time_col_])) {
-      std::optional<double> value = ParseNumber(fields_[time_col_]);
-      if (value) review.time = UnixSeconds(*value);
+      review.time = ParseTime(fields_[time_col_]);
       if (!review.time) {
         return MakeReject(out, record_line_,
-                          Concat({"time is not a number: \"", header_[time_col_], "\" is \"",
+                          Concat({kBadTime, "\"", header_[time_col_], "\" is \"",
                                   Utf8Prefix(fields_[time_col_], 40), "\""}),
                           raw_);
       }
@@ -280,7 +300,9 @@ class DelimitedReader : public LineBasedReader {
   bool have_header_ = false;
   std::vector<std::string> header_;
   int text_col_ = -1, product_col_ = -1, id_col_ = -1, rating_col_ = -1, title_col_ = -1,
-      time_col_ = -1;
+      time_col_ = -1, user_col_ = -1;
+
+  State scan_state_ = State::kFieldStart;  // the overflow scanner's state
 
   // The record being read.
   std::vector<std::string> fields_;

@@ -67,6 +67,10 @@ class LineBasedReader : public ReviewReader {
 
 std::unique_ptr<ReviewReader> NewJsonlReader(std::string source, std::unique_ptr<LineReader> lines,
                                              const ReadOptions& options);
+// A file holding one JSON array of objects; `lines` is positioned at its start.
+std::unique_ptr<ReviewReader> NewJsonArrayReader(std::string source,
+                                                 std::unique_ptr<LineReader> lines,
+                                                 const ReadOptions& options);
 // `separator` is ',' for CSV and '\t' for TSV.
 std::unique_ptr<ReviewReader> NewDelimitedReader(std::string source,
                                                  std::unique_ptr<LineReader> lines,

@@ -1,12 +1,15 @@
-// JSON Lines: one object per line, parsed with simdjson's DOM parser (one parser reused for the
-// whole file). Field names are auto-detected per record for the Amazon 2018 and 2023 review dumps.
+// JSON records, parsed with simdjson's DOM parser (one parser reused for the whole file), and the
+// JSON Lines reader: one object per line. Field names are auto-detected per record for the Amazon
+// 2018 and 2023 and the Yelp review dumps.
 #include <charconv>
 #include <span>
 #include <vector>
 
 #include <simdjson.h>
 
+#include "field_names.h"
 #include "format_readers.h"
+#include "json_record_reader.h"
 #include "record_checks.h"
 
 namespace revsum::read_internal {
@@ -16,15 +19,6 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
-
-constexpr std::string_view kTextKeys[] = {"reviewText", "text",    "review",
-                                          "content",    "comment", "body"};
-constexpr std::string_view kProductKeys[] = {"parent_asin", "asin", "product",
-                                             "product_id",  "cat",  "category"};
-constexpr std::string_view kIdKeys[] = {"review_id", "reviewId", "id"};
-constexpr std::string_view kRatingKeys[] = {"rating", "overall", "stars", "score", "label"};
-constexpr std::string_view kTitleKeys[] = {"title", "summary"};
-constexpr std::string_view kTimeKeys[] = {"timestamp", "unixReviewTime", "unix_time"};
 
 std::string_view TypeName(element_type type) {
   switch (type) {
@@ -53,7 +47,7 @@ struct Found {
 };
 
 // The value of `override_key` if set, else of the first candidate key present in `obj`.
-std::optional<Found> Lookup(const object& obj, const std::string& override_key,
+std::optional<Found> Lookup(const object& obj, std::string_view override_key,
                             std::span<const std::string_view> candidates) {
   element value;
   if (!override_key.empty()) {
@@ -116,142 +110,231 @@ std::optional<double> NumberField(const Found& field, std::string* error) {
   }
 }
 
-class JsonlReader : public LineBasedReader {
+// A time field: absent (nullopt with *error empty) for null or "", else unix seconds, else *error.
+std::optional<int64_t> TimeField(const Found& field, std::string* error) {
+  const element& v = field.value;
+  if (v.type() == element_type::STRING) {
+    std::string_view s = v.get_string().value_unsafe();
+    if (IsBlank(s)) return std::nullopt;
+    if (auto seconds = ParseTime(s)) return seconds;
+    *error = Concat({"\"", field.key, "\" is \"", Utf8Prefix(s, 40), "\""});
+    return std::nullopt;
+  }
+  auto number = NumberField(field, error);
+  if (!number) return std::nullopt;
+  auto seconds = UnixSeconds(*number);
+  if (!seconds) *error = Concat({"\"", field.key, "\" is out of range"});
+  return seconds;
+}
+
+class JsonlReader : public JsonRecordReader {
  public:
   JsonlReader(std::string source, std::unique_ptr<LineReader> lines, const ReadOptions& options)
-      : LineBasedReader(std::move(source), std::move(lines), options) {}
+      : JsonRecordReader(std::move(source), std::move(lines), options) {}
 
-  Format format() const override { return Format::kJsonl; }
-
-  bool Next(Record* out) override {
+ private:
+  bool ReadRecord(Record* out) override {
     out->review.reset();
     out->reject.reset();
     Line line;
     switch (NextContentLine(&line, out)) {  // blank lines separate nothing and are not records
-      case LineStep::kEnd: return false;
-      case LineStep::kRejected: return true;
-      case LineStep::kLine: return ParseLine(line, out);
+      case LineStep::kEnd:
+        return false;
+      case LineStep::kRejected:
+        return true;
+      case LineStep::kLine:
+        return ParseRecord(line.bytes, line.number, out);
     }
     return false;
   }
-
- private:
-  bool ParseLine(const Line& line, Record* out) {
-    if (std::string problem = CheckText(line.bytes); !problem.empty()) {
-      return MakeReject(out, line.number, std::move(problem), line.bytes);
-    }
-    // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse from a padded copy.
-    const size_t n = line.bytes.size();
-    if (padded_.size() < n + simdjson::SIMDJSON_PADDING) {
-      padded_.resize(n + simdjson::SIMDJSON_PADDING);
-    }
-    std::copy(line.bytes.begin(), line.bytes.end(), padded_.begin());
-    element doc;
-    if (auto error = parser_.parse(padded_.data(), n, false).get(doc); error) {
-      return MakeReject(out, line.number,
-                        std::string("malformed JSON: ") + simdjson::error_message(error),
-                        line.bytes);
-    }
-    object obj;
-    if (doc.get(obj) != simdjson::SUCCESS) {
-      return MakeReject(
-          out, line.number,
-          "JSON value is not an object (it is " + std::string(TypeName(doc.type())) + ")",
-          line.bytes);
-    }
-    return FromObject(obj, line, out);
-  }
-
-  bool FromObject(const object& obj, const Line& line, Record* out) {
-    const FieldMap& f = options_.fields;
-    Review review = NewReview(line.number);
-
-    auto text = Lookup(obj, f.text, kTextKeys);
-    if (!text) {
-      std::string reason = f.text.empty() ? "missing text field (none of reviewText, text, review, "
-                                            "content, comment, body)"
-                                          : "missing text field \"" + f.text + "\"";
-      return MakeReject(out, line.number, std::move(reason), line.bytes);
-    }
-    std::string_view body;
-    if (text->value.get(body) != simdjson::SUCCESS) {
-      return MakeReject(out, line.number,
-                        "text field \"" + std::string(text->key) + "\" is not a string (it is " +
-                            std::string(TypeName(text->value.type())) + ")",
-                        line.bytes);
-    }
-    if (IsBlank(body)) {
-      return MakeReject(out, line.number, "empty text field \"" + std::string(text->key) + "\"",
-                        line.bytes);
-    }
-    review.text = std::string(body);
-
-    if (auto product = Lookup(obj, f.product, kProductKeys)) {
-      review.product = ScalarText(product->value).value_or("");
-    }
-    if (auto title = Lookup(obj, f.title, kTitleKeys)) {
-      review.title = ScalarText(title->value).value_or("");
-    }
-
-    std::string error;
-    if (auto rating = Lookup(obj, f.rating, kRatingKeys)) {
-      review.rating = NumberField(*rating, &error);
-      if (!error.empty()) {
-        return MakeReject(out, line.number, "rating is not a number: " + error, line.bytes);
-      }
-    }
-    auto time = Lookup(obj, f.time, kTimeKeys);
-    if (time) {
-      if (auto seconds = NumberField(*time, &error)) {
-        review.time = UnixSeconds(*seconds);
-        if (!review.time) error = Concat({"\"", time->key, "\" is out of range"});
-      }
-      if (!error.empty()) {
-        return MakeReject(out, line.number, "time is not a number: " + error, line.bytes);
-      }
-    }
-
-    if (auto id = Lookup(obj, f.id, kIdKeys)) {
-      review.external_id = ScalarText(id->value).value_or("");
-    } else if (f.id.empty()) {
-      // No review id: Amazon's dumps identify a review by its author and time.
-      for (auto [user_key, time_key] :
-           {std::pair<std::string_view, std::string_view>{"user_id", "timestamp"},
-            {"reviewerID", "unixReviewTime"}}) {
-        element user, when;
-        if (obj.at_key(user_key).get(user) != simdjson::SUCCESS ||
-            obj.at_key(time_key).get(when) != simdjson::SUCCESS) {
-          continue;
-        }
-        auto user_text = ScalarText(user), time_text = ScalarText(when);
-        if (user_text && time_text && !user_text->empty()) {
-          review.external_id = *user_text + ":" + *time_text;
-          break;
-        }
-      }
-    }
-    // A \u0000 escape decodes to a NUL that CheckText cannot see in the raw line; such a record
-    // is binary data like one with a raw NUL byte (SQLite's text functions stop at a NUL).
-    for (auto [name, value] :
-         {std::pair<std::string_view, const std::string*>{"text", &review.text},
-          {"title", &review.title},
-          {"product", &review.product},
-          {"id", &review.external_id}}) {
-      if (value->find('\0') != std::string::npos) {
-        return MakeReject(out, line.number,
-                          Concat({"binary data: NUL byte (\\u0000) in the ", name, " field"}),
-                          line.bytes);
-      }
-    }
-    out->review = std::move(review);
-    return true;
-  }
-
-  simdjson::dom::parser parser_;
-  std::vector<char> padded_;
 };
 
 }  // namespace
+
+bool JsonRecordReader::Next(Record* out) {
+  if (!started_) {
+    started_ = true;
+    LookAhead();
+  }
+  out->review.reset();
+  out->reject.reset();
+  if (!held_.empty()) {
+    *out = std::move(held_.front().record);
+    reported_bytes_ = held_.front().bytes_read;
+    held_.pop_front();
+    return true;
+  }
+  if (!ended_ && ReadRecord(out)) {
+    reported_bytes_ = lines_->bytes_read();
+    return true;
+  }
+  ended_ = true;
+  reported_bytes_ = lines_->bytes_read();
+  return false;
+}
+
+void JsonRecordReader::LookAhead() {
+  looking_ahead_ = true;
+  while (held_.size() < kLookAheadRecords && lines_->consumed() < kLookAheadBytes) {
+    Held held;
+    if (!ReadRecord(&held.record)) {
+      ended_ = true;
+      break;
+    }
+    held.bytes_read = lines_->bytes_read();
+    held_.push_back(std::move(held));
+  }
+  looking_ahead_ = false;
+  if (objects_ == 0) return;  // nothing to judge the field names by
+
+  const FieldMap& f = options_.fields;
+  const std::pair<const std::string*, std::string_view> named[] = {{&f.product, "product"},
+                                                                   {&f.id, "id"},
+                                                                   {&f.rating, "rating"},
+                                                                   {&f.title, "title"},
+                                                                   {&f.time, "time"}};
+  for (size_t i = 0; i < std::size(named); ++i) {
+    if (named[i].first->empty() || named_seen_[i]) continue;
+    std::string keys;
+    for (const std::string& key : first_keys_) keys += (keys.empty() ? "" : ", ") + key;
+    throw ReadError(Concat(
+        {source_, ": no record has the ", named[i].second, " field \"",
+         Utf8Prefix(*named[i].first, 100), "\" (looked at the first ", std::to_string(objects_),
+         " records); the first record has the keys: ", keys.empty() ? "(none)" : keys}));
+  }
+  if (f.product.empty() && !product_seen_ && options_.on_notice) {
+    options_.on_notice(source_ + ": no product field (looked for " + JoinNames(kProductFields) +
+                       "); all reviews go under product ''; name one with --product-field");
+  }
+}
+
+void JsonRecordReader::NoteKeys(const object& obj) {
+  constexpr size_t kMaxKeys = 50;
+  if (objects_++ == 0) {
+    for (auto [key, value] : obj) {
+      if (first_keys_.size() == kMaxKeys) {
+        first_keys_.push_back("...");
+        break;
+      }
+      first_keys_.push_back(Concat({"\"", Utf8Prefix(key, 60), "\""}));
+    }
+  }
+  const FieldMap& f = options_.fields;
+  const std::string* named[] = {&f.product, &f.id, &f.rating, &f.title, &f.time};
+  element value;
+  for (size_t i = 0; i < std::size(named); ++i) {
+    if (!named_seen_[i] && !named[i]->empty() &&
+        obj.at_key(*named[i]).get(value) == simdjson::SUCCESS) {
+      named_seen_[i] = true;
+    }
+  }
+  if (!product_seen_ && f.product.empty()) {
+    product_seen_ = Lookup(obj, "", kProductFields).has_value();
+  }
+}
+
+bool JsonRecordReader::ParseRecord(std::string_view bytes, uint64_t line, Record* out) {
+  out->review.reset();
+  out->reject.reset();
+  if (std::string problem = CheckText(bytes); !problem.empty()) {
+    return MakeReject(out, line, std::move(problem), bytes);
+  }
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse from a padded copy.
+  const size_t n = bytes.size();
+  if (padded_.size() < n + simdjson::SIMDJSON_PADDING) {
+    padded_.resize(n + simdjson::SIMDJSON_PADDING);
+  }
+  std::copy(bytes.begin(), bytes.end(), padded_.begin());
+  element doc;
+  if (auto error = parser_.parse(padded_.data(), n, false).get(doc); error) {
+    return MakeReject(out, line, std::string("malformed JSON: ") + simdjson::error_message(error),
+                      bytes);
+  }
+  object obj;
+  if (doc.get(obj) != simdjson::SUCCESS) {
+    return MakeReject(
+        out, line, "JSON value is not an object (it is " + std::string(TypeName(doc.type())) + ")",
+        bytes);
+  }
+  if (looking_ahead_) NoteKeys(obj);
+  return FromObject(obj, bytes, line, out);
+}
+
+bool JsonRecordReader::FromObject(const object& obj, std::string_view bytes, uint64_t line_number,
+                                  Record* out) {
+  const FieldMap& f = options_.fields;
+  Review review = NewReview(line_number);
+
+  auto text = Lookup(obj, f.text, kTextFields);
+  if (!text) {
+    std::string reason = f.text.empty()
+                             ? "missing text field (none of " + JoinNames(kTextFields) + ")"
+                             : "missing text field \"" + f.text + "\"";
+    return MakeReject(out, line_number, std::move(reason), bytes);
+  }
+  std::string_view body;
+  if (text->value.get(body) != simdjson::SUCCESS) {
+    return MakeReject(out, line_number,
+                      "text field \"" + std::string(text->key) + "\" is not a string (it is " +
+                          std::string(TypeName(text->value.type())) + ")",
+                      bytes);
+  }
+  if (IsBlank(body)) {
+    return MakeReject(out, line_number, "empty text field \"" + std::string(text->key) + "\"",
+                      bytes);
+  }
+  review.text = std::string(body);
+
+  if (auto product = Lookup(obj, f.product, kProductFields)) {
+    review.product = ScalarText(product->value).value_or("");
+  }
+  if (auto title = Lookup(obj, f.title, kTitleFields)) {
+    review.title = ScalarText(title->value).value_or("");
+  }
+
+  std::string error;
+  if (auto rating = Lookup(obj, f.rating, kRatingFields)) {
+    review.rating = NumberField(*rating, &error);
+    if (!error.empty()) {
+      return MakeReject(out, line_number, "rating is not a number: " + error, bytes);
+    }
+  }
+  auto time = Lookup(obj, f.time, kTimeFields);
+  if (time) {
+    review.time = TimeField(*time, &error);
+    if (!error.empty()) return MakeReject(out, line_number, Concat({kBadTime, error}), bytes);
+  }
+
+  if (auto id = Lookup(obj, f.id, kIdFields)) {
+    review.external_id = ScalarText(id->value).value_or("");
+  } else if (f.id.empty()) {
+    // No review id: the dump's author id identifies the review, with its raw time when there is
+    // one (the same author may review a product twice).
+    if (auto user = Lookup(obj, "", kUserFields)) {
+      auto user_text = ScalarText(user->value);
+      if (user_text && !user_text->empty()) {
+        review.external_id = *user_text;
+        if (auto time_text = time ? ScalarText(time->value) : std::nullopt;
+            time_text && !time_text->empty()) {
+          review.external_id += ":" + *time_text;
+        }
+      }
+    }
+  }
+  // A \u0000 escape decodes to a NUL that CheckText cannot see in the raw bytes; such a record
+  // is binary data like one with a raw NUL byte (SQLite's text functions stop at a NUL).
+  for (auto [name, value] : {std::pair<std::string_view, const std::string*>{"text", &review.text},
+                             {"title", &review.title},
+                             {"product", &review.product},
+                             {"id", &review.external_id}}) {
+    if (value->find('\0') != std::string::npos) {
+      return MakeReject(out, line_number,
+                        Concat({"binary data: NUL byte (\\u0000) in the ", name, " field"}), bytes);
+    }
+  }
+  out->review = std::move(review);
+  return true;
+}
 
 std::unique_ptr<ReviewReader> NewJsonlReader(std::string source, std::unique_ptr<LineReader> lines,
                                              const ReadOptions& options) {

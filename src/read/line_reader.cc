@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,6 +13,23 @@ namespace revsum::read_internal {
 namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// The offset of the first '\n' or '\r' in p[0, n), or n. Eight bytes at a time (SWAR zero-byte
+// test on the bytes XOR each target), as line ends are rare.
+size_t FindLineEnd(const char* p, size_t n) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  auto has_zero = [](uint64_t v) { return ((v - kOnes) & ~v & kHighs) != 0; };
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (has_zero(w ^ (kOnes * '\n')) || has_zero(w ^ (kOnes * '\r'))) break;
+  }
+  for (; i < n; ++i) {
+    if (p[i] == '\n' || p[i] == '\r') return i;
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -22,7 +40,7 @@ std::unique_ptr<LineReader> LineReader::Open(const std::string& path, const Opti
   if (path != "-") {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      *error = std::strerror(errno);
+      *error = std::string("cannot open: ") + std::strerror(errno);
       return nullptr;
     }
     owns_fd = true;
@@ -32,7 +50,7 @@ std::unique_ptr<LineReader> LineReader::Open(const std::string& path, const Opti
   if (::fstat(fd, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       if (owns_fd) ::close(fd);
-      *error = "is a directory";
+      *error = "is a directory, not a file";
       return nullptr;
     }
     if (S_ISREG(st.st_mode)) total = static_cast<uint64_t>(st.st_size);
@@ -102,8 +120,20 @@ bool LineReader::Start(std::string* error) {
   return true;
 }
 
+uint64_t LineReader::bytes_read() const {
+  const uint64_t consumed = base_ + pos_;
+  if (!gzip_) return consumed;
+  if (consumed >= progress_d1_ || progress_d1_ <= progress_d0_) return progress_c1_;
+  if (consumed <= progress_d0_) return progress_c0_;
+  const double f = static_cast<double>(consumed - progress_d0_) /
+                   static_cast<double>(progress_d1_ - progress_d0_);
+  return progress_c0_ + static_cast<uint64_t>(f * static_cast<double>(progress_c1_ - progress_c0_));
+}
+
 LineReader::Fill LineReader::Inflate() {
   const size_t start = len_;
+  progress_c0_ = bytes_read();
+  progress_d0_ = base_ + pos_;
   zs_.next_out = reinterpret_cast<Bytef*>(buf_.data() + len_);
   zs_.avail_out = static_cast<uInt>(buf_.size() - len_);
   while (zs_.avail_out > 0) {
@@ -148,13 +178,18 @@ LineReader::Fill LineReader::Inflate() {
     break;
   }
   len_ = buf_.size() - zs_.avail_out;
+  progress_d1_ = base_ + len_;
+  progress_c1_ = std::max(progress_c0_, bytes_read_ - zs_.avail_in);
   if (len_ > start) return Fill::kData;
   if (!pending_error_.empty()) return Fill::kError;
   return Fill::kEof;
 }
 
 LineReader::Fill LineReader::Refill() {
-  if (pos_ == len_) pos_ = len_ = 0;
+  if (pos_ == len_) {
+    base_ += len_;
+    pos_ = len_ = 0;
+  }
   if (!pending_error_.empty()) return Fill::kError;
   if (eof_) return Fill::kEof;
   if (len_ == buf_.size()) return Fill::kData;  // Peek() filled it; nothing to add
@@ -178,8 +213,14 @@ void LineReader::Append(const char* p, size_t n) {
   line_size_ += n;
   if (!line_overflow_ && line_size_ > options_.max_line_bytes) {
     line_overflow_ = true;
+    if (overflow_scanner_) {
+      overflow_scanner_(line_);
+      overflow_scanner_(std::string_view(p, n));
+    }
     if (line_.size() > options_.keep_bytes) line_.resize(options_.keep_bytes);
     line_.shrink_to_fit();
+  } else if (line_overflow_ && overflow_scanner_) {
+    overflow_scanner_(std::string_view(p, n));
   }
   if (line_overflow_) {
     if (line_.size() < options_.keep_bytes) {
@@ -190,15 +231,16 @@ void LineReader::Append(const char* p, size_t n) {
   }
 }
 
-LineReader::Status LineReader::Finish(Line* line, std::string_view bytes) {
+LineReader::Status LineReader::Finish(Line* line, std::string_view bytes,
+                                      std::string_view terminator) {
   line->number = ++line_number_;
   line->overflow = line_overflow_;
-  line->crlf = false;
+  line->terminator = terminator;
   line->size = line_size_;
-  if (!line_overflow_ && !bytes.empty() && bytes.back() == '\r') {
-    bytes.remove_suffix(1);
+  if (terminator == "\n" && !line_overflow_ && !bytes.empty() && bytes.back() == '\r') {
+    bytes.remove_suffix(1);  // "\r\n" found by the "\n" search of Eol::kLf
     line->size -= 1;
-    line->crlf = true;
+    line->terminator = "\r\n";
   }
   if (line_number_ == 1 && bytes.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
     bytes.remove_prefix(kUtf8Bom.size());
@@ -224,33 +266,83 @@ LineReader::Status LineReader::Next(Line* line) {
         line->bytes = line_;
         line->size = line_size_;
         line->overflow = line_overflow_;
-        line->crlf = false;
+        line->terminator = {};
         return Status::kError;
       }
       if (f == Fill::kEof) {
         done_ = true;
+        if (pending_cr_) {
+          pending_cr_ = false;
+          return Finish(line, line_, "\r");
+        }
         if (!spanning) return Status::kEnd;
-        return Finish(line, line_);  // the last line had no "\n"
+        return Finish(line, line_, "");  // the last line had no terminator
       }
+    }
+    if (pending_cr_) {  // a "\r" ended the last chunk: a "\n" may follow it in this one
+      pending_cr_ = false;
+      if (buf_[pos_] == '\n') {
+        ++pos_;
+        if (eol_ == Eol::kUnknown) eol_ = Eol::kLf;
+        return Finish(line, line_, "\r\n");
+      }
+      if (eol_ == Eol::kUnknown) eol_ = Eol::kAny;
+      return Finish(line, line_, "\r");
     }
     const char* begin = buf_.data() + pos_;
     const size_t avail = len_ - pos_;
-    const void* nl = std::memchr(begin, '\n', avail);
-    if (nl == nullptr) {
+    size_t n = avail;
+    if (eol_ == Eol::kLf) {
+      const void* nl = std::memchr(begin, '\n', avail);
+      if (nl != nullptr) n = static_cast<size_t>(static_cast<const char*>(nl) - begin);
+    } else {
+      n = FindLineEnd(begin, avail);
+    }
+    if (n == avail) {
       Append(begin, avail);
       pos_ = len_;
       spanning = true;
       continue;
     }
-    const size_t n = static_cast<size_t>(static_cast<const char*>(nl) - begin);
-    pos_ += n + 1;
+    std::string_view terminator = "\n";
+    if (begin[n] == '\r') {
+      if (n + 1 == avail) {
+        Append(begin, n);
+        pos_ = len_;
+        spanning = true;
+        pending_cr_ = true;
+        continue;
+      }
+      terminator = begin[n + 1] == '\n' ? "\r\n" : "\r";
+    }
+    if (eol_ == Eol::kUnknown) eol_ = terminator == "\r" ? Eol::kAny : Eol::kLf;
+    pos_ += n + terminator.size();
     if (!spanning && n <= options_.max_line_bytes) {
       line_size_ = n;
-      return Finish(line, std::string_view(begin, n));  // fast path: no copy
+      return Finish(line, std::string_view(begin, n), terminator);  // fast path: no copy
     }
     Append(begin, n);
-    return Finish(line, line_);
+    return Finish(line, line_, terminator);
   }
+}
+
+LineReader::Status LineReader::Available(std::string_view* bytes) {
+  *bytes = {};
+  if (done_) return Status::kEnd;
+  if (pos_ == len_) {
+    Fill f = Refill();
+    if (f == Fill::kError) {
+      done_ = true;
+      error_ = pending_error_;
+      return Status::kError;
+    }
+    if (f == Fill::kEof) {
+      done_ = true;
+      return Status::kEnd;
+    }
+  }
+  *bytes = std::string_view(buf_.data() + pos_, len_ - pos_);
+  return Status::kLine;
 }
 
 }  // namespace revsum::read_internal

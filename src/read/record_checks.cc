@@ -92,6 +92,99 @@ std::optional<int64_t> UnixSeconds(double value) {
   return static_cast<int64_t>(std::floor(value));
 }
 
+namespace {
+
+bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+// Leap years in 1..n (n >= 0).
+int64_t LeapYearsThrough(int64_t n) { return n / 4 - n / 100 + n / 400; }
+
+// Reads 1..max_digits decimal digits at s[*i] (at least min_digits) into *value.
+bool ReadDigits(std::string_view s, size_t* i, size_t min_digits, size_t max_digits, int* value) {
+  size_t n = 0;
+  int v = 0;
+  while (*i + n < s.size() && n < max_digits && s[*i + n] >= '0' && s[*i + n] <= '9') {
+    v = v * 10 + (s[*i + n] - '0');
+    ++n;
+  }
+  if (n < min_digits) return false;
+  *i += n;
+  *value = v;
+  return true;
+}
+
+std::optional<int64_t> ParseDate(std::string_view s) {
+  size_t i = 0;
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!ReadDigits(s, &i, 4, 4, &year) || year < 1 || i >= s.size()) return std::nullopt;
+  const char sep = s[i];
+  if (sep != '-' && sep != '/') return std::nullopt;
+  ++i;
+  if (!ReadDigits(s, &i, 1, 2, &month) || month < 1 || month > 12) return std::nullopt;
+  if (i >= s.size() || s[i] != sep) return std::nullopt;
+  ++i;
+  if (!ReadDigits(s, &i, 1, 2, &day) || day < 1 || day > DaysInMonth(year, month)) {
+    return std::nullopt;
+  }
+  int64_t offset = 0;  // seconds east of UTC
+  if (i < s.size()) {
+    if (s[i] != 'T' && s[i] != 't' && s[i] != ' ') return std::nullopt;
+    ++i;
+    if (!ReadDigits(s, &i, 2, 2, &hour) || hour > 23) return std::nullopt;
+    if (i >= s.size() || s[i] != ':') return std::nullopt;
+    ++i;
+    if (!ReadDigits(s, &i, 2, 2, &minute) || minute > 59) return std::nullopt;
+    if (i < s.size() && s[i] == ':') {
+      ++i;
+      if (!ReadDigits(s, &i, 2, 2, &second) || second > 60) return std::nullopt;  // 60: leap
+      if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+        ++i;
+        int ignored = 0;
+        if (!ReadDigits(s, &i, 1, 1, &ignored)) return std::nullopt;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+      }
+    }
+    if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+      ++i;
+    } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+      const int sign = s[i] == '-' ? -1 : 1;
+      ++i;
+      int oh = 0, om = 0;
+      if (!ReadDigits(s, &i, 2, 2, &oh) || oh > 23) return std::nullopt;
+      if (i < s.size() && s[i] == ':') ++i;
+      if (i < s.size() && !ReadDigits(s, &i, 2, 2, &om)) return std::nullopt;
+      if (om > 59) return std::nullopt;
+      offset = sign * (oh * 3600 + om * 60);
+    }
+    if (i != s.size()) return std::nullopt;
+  }
+  return DaysFromEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+}
+
+}  // namespace
+
+int DaysInMonth(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
+}
+
+int64_t DaysFromEpoch(int year, int month, int day) {
+  // Whole years since 1970 (each 365 days plus its leap day), then whole months of this year.
+  static constexpr int kDaysBeforeMonth[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+  int64_t days =
+      365 * static_cast<int64_t>(year - 1970) + LeapYearsThrough(year - 1) - LeapYearsThrough(1969);
+  days += kDaysBeforeMonth[month - 1] + (month > 2 && IsLeapYear(year) ? 1 : 0);
+  return days + day - 1;
+}
+
+std::optional<int64_t> ParseTime(std::string_view text) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  if (auto number = ParseNumber(text)) return UnixSeconds(*number);
+  return ParseDate(text);
+}
+
 std::string_view Utf8Prefix(std::string_view text, size_t limit) {
   if (text.size() <= limit) return text;
   size_t n = limit;

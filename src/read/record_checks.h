@@ -27,6 +27,23 @@ std::optional<double> ParseNumber(std::string_view text);
 // +-1e13 seconds (out of any plausible range, and of int64 for absurd inputs).
 std::optional<int64_t> UnixSeconds(double value);
 
+// The start of the Reject reason for a time value that ParseTime cannot read.
+inline constexpr std::string_view kBadTime = "time is not a number or a date: ";
+
+// Unix seconds (UTC) from a time written as text, ignoring surrounding ASCII whitespace:
+//   - a number: seconds or milliseconds, as UnixSeconds;
+//   - a date "YYYY-MM-DD" or "YYYY/MM/DD" (month and day may have one digit), optionally followed
+//     by 'T' or ' ' and "HH:MM" or "HH:MM:SS" with an optional fraction (".123", dropped), then
+//     optionally 'Z' or an offset "+HH:MM", "-HH:MM", "+HHMM", "+HH" (without one the time is
+//     taken as UTC). Years 0001-9999; fields are range-checked (no February 30).
+// nullopt for anything else. Independent of the locale and the TZ environment.
+std::optional<int64_t> ParseTime(std::string_view text);
+
+// Days from 1970-01-01 to the proleptic Gregorian date year-month-day.
+// REQUIRES: 1 <= year <= 9999, 1 <= month <= 12, 1 <= day <= DaysInMonth(year, month).
+int64_t DaysFromEpoch(int year, int month, int day);
+int DaysInMonth(int year, int month);
+
 // At most `limit` bytes of `text`, cut back to a UTF-8 character boundary, for messages.
 std::string_view Utf8Prefix(std::string_view text, size_t limit);
 

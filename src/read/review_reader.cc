@@ -36,28 +36,19 @@ Format Sniff(std::string_view head) {
   return Format::kText;
 }
 
-// The reader for a file that could not be opened: one Reject at line 0, then the end.
-class FailedReader : public ReviewReader {
- public:
-  FailedReader(Reject reject, Format format) : reject_(std::move(reject)), format_(format) {}
-  bool Next(Record* out) override {
-    out->review.reset();
-    out->reject.reset();
-    if (done_) return false;
-    done_ = true;
-    out->reject = reject_;
-    return true;
-  }
-  uint64_t bytes_read() const override { return 0; }
-  uint64_t total_bytes() const override { return 0; }
-  Format format() const override { return format_; }
-  bool gzip() const override { return false; }
+// True when the first non-space byte after an optional UTF-8 BOM is '[': a JSON array.
+bool StartsWithArray(std::string_view head) {
+  if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+  size_t i = 0;
+  while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
+  return i < head.size() && head[i] == '[';
+}
 
- private:
-  const Reject reject_;
-  const Format format_;
-  bool done_ = false;
-};
+bool IsLinesName(std::string_view path) {
+  std::string p = Lower(path);
+  if (EndsWith(p, ".gz")) p.resize(p.size() - 3);
+  return EndsWith(p, ".jsonl") || EndsWith(p, ".ndjson");
+}
 
 }  // namespace
 
@@ -112,18 +103,23 @@ std::unique_ptr<ReviewReader> ReviewReader::Open(const std::string& path,
   line_options.keep_bytes = options.max_raw_bytes;
   std::string error;
   std::unique_ptr<LineReader> lines = LineReader::Open(path, line_options, &error);
-  if (lines == nullptr) {
-    Reject reject;
-    reject.source = path;
-    reject.line = 0;
-    reject.reason = "cannot open " + path + ": " + error;
-    return std::make_unique<FailedReader>(std::move(reject),
-                                          format == Format::kAuto ? Format::kText : format);
+  if (lines == nullptr) throw ReadError(path + ": " + error);
+  const std::string_view head = lines->Peek(64 << 10);
+  if (!lines->gzip() && head.substr(0, 4) == "PAR1") {
+    throw ReadError(path +
+                    ": Parquet is not supported; convert it to JSON Lines first, e.g. with duckdb "
+                    "-c \"COPY (SELECT * FROM 'f.parquet') TO 'f.jsonl'\" or python -c 'import "
+                    "pandas; pandas.read_parquet(\"f.parquet\").to_json(\"f.jsonl\", "
+                    "orient=\"records\", lines=True, force_ascii=False)'");
   }
-  if (format == Format::kAuto) format = Sniff(lines->Peek(64 << 10));
+  if (format == Format::kAuto) format = Sniff(head);
 
   switch (format) {
     case Format::kJsonl:
+      // A ".jsonl" or ".ndjson" name promises lines; elsewhere a leading '[' means an array.
+      if (StartsWithArray(head) && !IsLinesName(path)) {
+        return read_internal::NewJsonArrayReader(path, std::move(lines), options);
+      }
       return read_internal::NewJsonlReader(path, std::move(lines), options);
     case Format::kCsv:
       return read_internal::NewDelimitedReader(path, std::move(lines), options, ',');

@@ -24,9 +24,12 @@ class TextReader : public LineBasedReader {
   bool NextLine(Record* out) {
     Line line;
     switch (NextContentLine(&line, out)) {
-      case LineStep::kEnd: return false;
-      case LineStep::kRejected: return true;
-      case LineStep::kLine: break;
+      case LineStep::kEnd:
+        return false;
+      case LineStep::kRejected:
+        return true;
+      case LineStep::kLine:
+        break;
     }
     if (std::string problem = CheckText(line.bytes); !problem.empty()) {
       return MakeReject(out, line.number, std::move(problem), line.bytes);

@@ -1,4 +1,6 @@
 // CSV and TSV (RFC 4180): header mapping, quoting, line breaks in fields, BOM, CRLF, bad rows.
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::ReadAll;
+using testing::ReadErrorOf;
 using ::testing::StartsWith;
 using testing::TempDir;
 
@@ -142,24 +145,19 @@ TEST(DelimitedReader, FieldMapOverridesColumns) {
   EXPECT_EQ(result.reviews[0].rating, 1.0);
 }
 
-TEST(DelimitedReader, OverriddenColumnMissingFromTheHeaderIsOneRejectAndTheEnd) {
+TEST(DelimitedReader, OverriddenColumnMissingFromTheHeaderIsAReadError) {
   TempDir dir;
   ReadOptions options;
   options.fields.product = "sku";
-  auto result = ReadAll(dir.Write("r.csv", "cat,label,review\n水果,1,甜\n水果,0,酸\n"), options);
-  EXPECT_EQ(result.reviews.size(), 0u);
-  ASSERT_EQ(result.rejects.size(), 1u);
-  EXPECT_EQ(result.rejects[0].line, 1u);
-  EXPECT_EQ(result.rejects[0].reason,
-            "no column \"sku\" for the product in the header (cat,label,review)");
+  const std::string path = dir.Write("r.csv", "cat,label,review\n水果,1,甜\n水果,0,酸\n");
+  EXPECT_EQ(ReadErrorOf(path, options),
+            path + ":1: no column \"sku\" for the product in the header (cat,label,review)");
 }
 
-TEST(DelimitedReader, HeaderWithoutATextColumnIsOneReject) {
+TEST(DelimitedReader, HeaderWithoutATextColumnIsAReadError) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.csv", "a,b\n1,2\n"));
-  EXPECT_EQ(result.reviews.size(), 0u);
-  ASSERT_EQ(result.rejects.size(), 1u);
-  EXPECT_THAT(result.rejects[0].reason, StartsWith("no text column in the header (a,b)"));
+  const std::string path = dir.Write("r.csv", "a,b\n1,2\n");
+  EXPECT_THAT(ReadErrorOf(path), StartsWith(path + ":1: no text column in the header (a,b)"));
 }
 
 TEST(DelimitedReader, RecordLongerThanTheLimitIsRejectedAndReadingResumesAtTheNextLine) {
@@ -169,11 +167,119 @@ TEST(DelimitedReader, RecordLongerThanTheLimitIsRejectedAndReadingResumesAtTheNe
   auto result = ReadAll(dir.Write("r.csv", "review\n\"" + std::string(40, 'a') + "\n" +
                                                std::string(40, 'b') + "\"\nshort\n"),
                         options);
-  ASSERT_GE(result.rejects.size(), 1u);
-  EXPECT_THAT(result.rejects[0].reason, StartsWith("record too long: 83 bytes"));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason, "record too long: 83 bytes (limit 64)");
   EXPECT_EQ(result.rejects[0].line, 2u);
-  ASSERT_FALSE(result.reviews.empty());
-  EXPECT_EQ(result.reviews.back().text, "short");
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].text, "short");
+  EXPECT_EQ(result.reviews[0].line, 4u);
+}
+
+TEST(DelimitedReader, CrOnlyLineEndsEndRecords) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("m.csv", "text,rating\rfirst.,5\rsecond.,4\r"));
+  ASSERT_EQ(result.rejects.size(), 0u);
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[0].text, "first.");
+  EXPECT_EQ(result.reviews[1].text, "second.");
+  EXPECT_EQ(result.reviews[1].rating, 4.0);
+  EXPECT_EQ(result.reviews[1].line, 3u);
+}
+
+TEST(DelimitedReader, LoneCrInsideAQuotedFieldStaysInTheField) {
+  TempDir dir;
+  auto cr_file = ReadAll(dir.Write("m.csv", "text,rating\r\"two\rlines\",5\rnext,4\r"));
+  ASSERT_EQ(cr_file.reviews.size(), 2u);
+  EXPECT_EQ(cr_file.reviews[0].text, "two\rlines");
+  EXPECT_EQ(cr_file.reviews[1].line, 4u);
+  auto lf_file = ReadAll(dir.Write("n.csv", "text,rating\n\"two\rlines\",5\nlone\rcr,4\r\n"));
+  ASSERT_EQ(lf_file.rejects.size(), 0u);
+  ASSERT_EQ(lf_file.reviews.size(), 2u);
+  EXPECT_EQ(lf_file.reviews[0].text, "two\rlines");
+  EXPECT_EQ(lf_file.reviews[1].text, "lone\rcr");  // an LF file: a lone CR is a byte
+  EXPECT_EQ(lf_file.reviews[1].line, 3u);
+}
+
+// A quoted field over the limit: made of lines (`line_breaks`) or one line.
+std::string OversizedQuotedRow(size_t bytes, bool line_breaks) {
+  std::string field = "\"";
+  const std::string piece =
+      line_breaks ? "he said \"\"stop\"\", a,b\n" : "he said \"\"stop\"\", a,b ";
+  while (field.size() < bytes) field += piece;
+  return field + "\",1\n";
+}
+
+TEST(DelimitedReader, OversizedQuotedFieldIsOneRejectAndTheNextRowIsRead) {
+  TempDir dir;
+  for (bool line_breaks : {true, false}) {
+    SCOPED_TRACE(line_breaks);
+    const std::string row = OversizedQuotedRow(17u << 20, line_breaks);
+    const std::string path =
+        dir.Write("big.csv", "text,rating\nfirst row,5\n" + row + "valid row after it,4\n");
+    auto result = ReadAll(path);  // default limit: 16 MiB
+    ASSERT_EQ(result.rejects.size(), 1u);
+    EXPECT_EQ(result.rejects[0].reason,
+              "record too long: " + std::to_string(row.size() - 1) + " bytes (limit 16777216)");
+    EXPECT_EQ(result.rejects[0].line, 3u);
+    EXPECT_EQ(result.rejects[0].raw.size(), 64u << 10);
+    ASSERT_EQ(result.reviews.size(), 2u);
+    EXPECT_EQ(result.reviews[1].text, "valid row after it");
+    const uint64_t row_lines = line_breaks ? std::count(row.begin(), row.end(), '\n') : 1;
+    EXPECT_EQ(result.reviews[1].line, 3 + row_lines);
+  }
+}
+
+TEST(DelimitedReader, OversizedQuotedFieldSpanningSmallChunksIsOneReject) {
+  TempDir dir;
+  ReadOptions options;
+  options.chunk_bytes = 4096;
+  options.max_record_bytes = 5000;
+  std::string dump = "text,rating\n";
+  for (int i = 0; i < 10; ++i) {
+    dump += OversizedQuotedRow(6000 + 999 * i, i % 2 == 0) + "ok " + std::to_string(i) + ",3\n";
+  }
+  auto result = ReadAll(dir.Write("r.csv", dump), options);
+  EXPECT_EQ(result.rejects.size(), 10u);
+  ASSERT_EQ(result.reviews.size(), 10u);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(result.reviews[i].text, "ok " + std::to_string(i));
+  for (const Reject& r : result.rejects) EXPECT_THAT(r.reason, StartsWith("record too long: "));
+}
+
+TEST(DelimitedReader, HeaderWithoutAProductColumnGivesOneNotice) {
+  TempDir dir;
+  std::vector<std::string> notices;
+  ReadOptions options;
+  options.on_notice = [&](const std::string& notice) { notices.push_back(notice); };
+  const std::string path = dir.Write("r.csv", "review,rating\nGood.,5\nBad.,1\n");
+  EXPECT_EQ(ReadAll(path, options).reviews.size(), 2u);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_THAT(notices[0], StartsWith(path + ": no product column (looked for product, "));
+  EXPECT_THAT(notices[0], HasSubstr("all reviews go under product ''"));
+  notices.clear();
+  ReadAll(dir.Write("s.csv", "product,review\np1,Good.\n"), options);
+  EXPECT_TRUE(notices.empty());
+}
+
+TEST(DelimitedReader, UserColumnIdentifiesAReviewWithoutAnIdColumn) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.csv",
+                                  "product,user_id,text,rating\n"
+                                  "p1,alice,Great product.,5\n"
+                                  "p1,bob,Great product.,1\n"));
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[0].external_id, "alice");
+  EXPECT_EQ(result.reviews[1].external_id, "bob");
+}
+
+TEST(DelimitedReader, YelpDateColumnIsReadAsUtc) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("y.csv",
+                                  "review_id,business_id,stars,text,date\n"
+                                  "KU_O5udG6zpxOg,XQfwVwDr-v0ZS3,3,Decent.,2018-07-07 22:09:11\n"));
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].product, "XQfwVwDr-v0ZS3");
+  EXPECT_EQ(result.reviews[0].time, 1531001351);
+  EXPECT_EQ(result.reviews[0].rating, 3.0);
 }
 
 TEST(DelimitedReader, TsvUsesTabsWithTheSameQuoting) {

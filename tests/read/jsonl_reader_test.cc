@@ -118,7 +118,8 @@ TEST(JsonlReader, TimeThatIsNotANumberRejectsTheRecord) {
   TempDir dir;
   auto result = ReadAll(dir.Write("r.jsonl", R"({"text": "Nice.", "timestamp": "yesterday"})"));
   ASSERT_EQ(result.rejects.size(), 1u);
-  EXPECT_THAT(result.rejects[0].reason, StartsWith("time is not a number: \"timestamp\""));
+  EXPECT_EQ(result.rejects[0].reason,
+            "time is not a number or a date: \"timestamp\" is \"yesterday\"");
 }
 
 TEST(JsonlReader, BlankLinesAreSkippedButCounted) {
@@ -301,6 +302,141 @@ TEST(JsonlReader, LinesSpanningReadChunksAreJoined) {
     EXPECT_EQ(result.reviews[i].text, std::string(3000 + i, static_cast<char>('a' + i)));
     EXPECT_EQ(result.reviews[i].line, static_cast<uint64_t>(i + 1));
   }
+}
+
+TEST(JsonlReader, CrOnlyLineEndsSeparateRecords) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("mac.jsonl", "{\"text\": \"one\"}\r{\"text\": \"two\"}\r"));
+  ASSERT_EQ(result.rejects.size(), 0u);
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[1].text, "two");
+  EXPECT_EQ(result.reviews[1].line, 2u);
+  auto crlf = ReadAll(dir.Write("win.jsonl", "{\"text\": \"one\"}\r\n{\"text\": \"two\"}\r\n"));
+  ASSERT_EQ(crlf.reviews.size(), 2u);
+  EXPECT_EQ(crlf.reviews[1].line, 2u);
+}
+
+constexpr char kYelp[] =
+    R"({"review_id":"KU_O5udG6zpxOg-VcAEodg","user_id":"mh_-eMZ6K5RLWhZyISBhwA","business_id":"XQfwVwDr-v0ZS3_CbbE5Xw","stars":3.0,"useful":0,"funny":0,"cool":0,"text":"If you decide to eat here, just be aware it is going to take about 2 hours from beginning to end.","date":"2018-07-07 22:09:11"})"
+    "\n";
+
+TEST(JsonlReader, ReadsYelpFields) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("yelp_academic_dataset_review.json", kYelp));
+  ASSERT_EQ(result.rejects.size(), 0u);
+  ASSERT_EQ(result.reviews.size(), 1u);
+  const Review& r = result.reviews[0];
+  EXPECT_EQ(r.product, "XQfwVwDr-v0ZS3_CbbE5Xw");
+  EXPECT_EQ(r.rating, 3.0);
+  EXPECT_EQ(r.external_id, "KU_O5udG6zpxOg-VcAEodg");
+  EXPECT_EQ(r.time, 1531001351);  // 2018-07-07 22:09:11 UTC
+}
+
+TEST(JsonlReader, TimeStringsInIsoAndCommonDateFormsAreUnixSecondsUtc) {
+  const std::pair<std::string, int64_t> cases[] = {
+      {"2018-07-07 22:09:11", 1531001351},
+      {"2018-07-07T22:09:11Z", 1531001351},
+      {"2018-07-07T22:09:11+08:00", 1530972551},
+      {"2018-07-07T22:09:11.250-05:30", 1531021151},
+      {"2018-07-07T22:09+0800", 1530972540},
+      {"2018-07-07", 1530921600},
+      {"2018/07/07", 1530921600},
+      {"2018/7/7", 1530921600},
+      {"2000-02-29T00:00:00Z", 951782400},
+      {"1969-12-31T23:59:59Z", -1},
+      {"9999-12-31 23:59:59", 253402300799},
+      {"1588687728923", 1588687728},  // milliseconds written as a string
+      {" 1462320000 ", 1462320000},
+  };
+  TempDir dir;
+  for (const auto& [text, seconds] : cases) {
+    SCOPED_TRACE(text);
+    auto result = ReadAll(dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"));
+    ASSERT_EQ(result.reviews.size(), 1u);
+    EXPECT_EQ(result.reviews[0].time, seconds);
+  }
+}
+
+TEST(JsonlReader, TimeStringThatIsNoDateIsRejectedNamingIt) {
+  TempDir dir;
+  for (std::string text : {"2018-02-30", "2018-07-07T25:00:00Z", "07/07/2018",
+                           "2018-07-07 22:09:11 PST", "2018-13-01", "2018-07-07T22:09:11+8"}) {
+    SCOPED_TRACE(text);
+    auto result = ReadAll(dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"));
+    ASSERT_EQ(result.rejects.size(), 1u);
+    EXPECT_EQ(result.rejects[0].reason,
+              "time is not a number or a date: \"date\" is \"" + text + "\"");
+  }
+}
+
+TEST(JsonlReader, UserIdWithoutATimestampIdentifiesTheReview) {
+  TempDir dir;
+  auto result = ReadAll(
+      dir.Write("r.jsonl",
+                "{\"parent_asin\": \"B1\", \"user_id\": \"alice\", \"rating\": 5, "
+                "\"text\": \"Great product.\"}\n"
+                "{\"parent_asin\": \"B1\", \"user_id\": \"bob\", \"rating\": 1, "
+                "\"text\": \"Great product.\"}\n"
+                "{\"asin\": \"B2\", \"reviewerID\": \"A2SUAM\", \"reviewText\": \"Ok.\"}\n"));
+  ASSERT_EQ(result.reviews.size(), 3u);
+  EXPECT_EQ(result.reviews[0].external_id, "alice");
+  EXPECT_EQ(result.reviews[1].external_id, "bob");
+  EXPECT_EQ(result.reviews[2].external_id, "A2SUAM");
+}
+
+TEST(JsonlReader, NamedFieldInNoneOfTheFirstRecordsIsAReadErrorListingTheKeys) {
+  TempDir dir;
+  std::string dump;
+  for (int i = 0; i < 5; ++i) dump += kYelp;
+  const std::string path = dir.Write("yelp.jsonl", dump);
+  ReadOptions options;
+  options.fields.product = "business_idd";
+  const std::string message = testing::ReadErrorOf(path, options);
+  EXPECT_THAT(message, StartsWith(path + ": no record has the product field \"business_idd\""));
+  EXPECT_THAT(message, HasSubstr("looked at the first 5 records"));
+  EXPECT_THAT(message, HasSubstr("\"review_id\", \"user_id\", \"business_id\", \"stars\""));
+  for (auto field : {&FieldMap::id, &FieldMap::rating, &FieldMap::title, &FieldMap::time}) {
+    ReadOptions other;
+    other.fields.*field = "nope";
+    EXPECT_THAT(testing::ReadErrorOf(path, other), HasSubstr("field \"nope\""));
+  }
+}
+
+TEST(JsonlReader, NamedFieldFoundInSomeOfTheFirstRecordsIsNoError) {
+  TempDir dir;
+  std::string dump = "{\"text\": \"a\"}\n{\"text\": \"b\"}\n";
+  for (int i = 0; i < 1200; ++i) dump += "{\"text\": \"c\", \"sku\": \"k\"}\n";
+  ReadOptions options;
+  options.fields.product = "sku";
+  auto result = ReadAll(dir.Write("r.jsonl", dump), options);
+  EXPECT_EQ(result.reviews.size(), 1202u);
+  EXPECT_EQ(result.reviews[0].product, "");
+  EXPECT_EQ(result.reviews[2].product, "k");
+  // Only records in the look-ahead (the first 1,000) count.
+  std::string late;
+  for (int i = 0; i < 1001; ++i) late += "{\"text\": \"c\"}\n";
+  late += "{\"text\": \"c\", \"sku\": \"k\"}\n";
+  EXPECT_THAT(testing::ReadErrorOf(dir.Write("late.jsonl", late), options),
+              HasSubstr("no record has the product field \"sku\""));
+}
+
+TEST(JsonlReader, DumpWithoutAProductFieldGivesOneNotice) {
+  TempDir dir;
+  std::vector<std::string> notices;
+  ReadOptions options;
+  options.on_notice = [&](const std::string& notice) { notices.push_back(notice); };
+  std::string dump;
+  for (int i = 0; i < 3000; ++i) dump += "{\"text\": \"fine\", \"rating\": 4}\n";
+  const std::string path = dir.Write("r.jsonl", dump);
+  EXPECT_EQ(ReadAll(path, options).reviews.size(), 3000u);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0], path +
+                            ": no product field (looked for parent_asin, asin, product, "
+                            "product_id, business_id, cat, category); all reviews go under "
+                            "product ''; name one with --product-field");
+  notices.clear();
+  ReadAll(dir.Write("s.jsonl", kAmazon2023), options);
+  EXPECT_TRUE(notices.empty());
 }
 
 TEST(JsonlReader, LastLineWithoutNewlineIsRead) {

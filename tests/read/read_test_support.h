@@ -87,4 +87,14 @@ inline ReadResult ReadAll(const std::string& path, const ReadOptions& options = 
   return result;
 }
 
+// The message of the ReadError that opening and reading all of `path` throws, or "" if none is.
+inline std::string ReadErrorOf(const std::string& path, const ReadOptions& options = {}) {
+  try {
+    ReadAll(path, options);
+  } catch (const ReadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace revsum::testing

@@ -15,6 +15,7 @@ namespace {
 using testing::Gzip;
 using ::testing::HasSubstr;
 using testing::ReadAll;
+using testing::ReadErrorOf;
 using ::testing::StartsWith;
 using testing::TempDir;
 
@@ -66,6 +67,41 @@ TEST(TextReader, OneReviewPerNonBlankLine) {
   EXPECT_EQ(result.reviews[2].text, "great.love it");
   EXPECT_EQ(result.reviews[2].line, 5u);
   EXPECT_TRUE(result.reviews[0].product.empty());
+}
+
+TEST(TextReader, CrOnlyLineEndsGiveOneReviewPerLine) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("mac.txt", "First review.\rSecond one.\r\rThird.\r"));
+  ASSERT_EQ(result.reviews.size(), 3u);
+  EXPECT_EQ(result.reviews[0].text, "First review.");
+  EXPECT_EQ(result.reviews[1].text, "Second one.");
+  EXPECT_EQ(result.reviews[2].text, "Third.");
+  EXPECT_EQ(result.reviews[2].line, 4u);
+  ReadOptions paragraphs;
+  paragraphs.blank_line_separated = true;
+  auto joined = ReadAll(dir.Write("p.txt", "a\rb\r\rc\r"), paragraphs);
+  ASSERT_EQ(joined.reviews.size(), 2u);
+  EXPECT_EQ(joined.reviews[0].text, "a\nb");
+}
+
+TEST(TextReader, LineEndsSplitAcrossReadChunksAreFound) {
+  TempDir dir;
+  ReadOptions options;
+  options.chunk_bytes = 4096;  // line ends fall on every position relative to a chunk end
+  for (std::string_view eol : {"\n", "\r\n", "\r"}) {
+    SCOPED_TRACE(eol.size() == 2 ? "CRLF" : eol == "\r" ? "CR" : "LF");
+    std::string dump;
+    for (int i = 0; i < 3000; ++i) {
+      dump += std::string(1 + i % 37, static_cast<char>('a' + i % 26));
+      dump += eol;
+    }
+    auto result = ReadAll(dir.Write("r.txt", dump), options);
+    ASSERT_EQ(result.reviews.size(), 3000u);
+    for (int i = 0; i < 3000; ++i) {
+      ASSERT_EQ(result.reviews[i].text, std::string(1 + i % 37, static_cast<char>('a' + i % 26)));
+      ASSERT_EQ(result.reviews[i].line, static_cast<uint64_t>(i + 1));
+    }
+  }
 }
 
 TEST(TextReader, BlankLineSeparatedParagraphsAreOneReviewEach) {
@@ -176,22 +212,30 @@ TEST(Gzip, CorruptDataYieldsARejectAndEnds) {
   EXPECT_EQ(result.rejects[0].line, 1u);
 }
 
-TEST(ReviewReader, MissingFileYieldsOneRejectAtLineZero) {
-  auto result = ReadAll("/nonexistent/dir/reviews.jsonl");
-  EXPECT_TRUE(result.reviews.empty());
-  ASSERT_EQ(result.rejects.size(), 1u);
-  EXPECT_EQ(result.rejects[0].line, 0u);
-  EXPECT_EQ(result.rejects[0].source, "/nonexistent/dir/reviews.jsonl");
-  EXPECT_EQ(result.rejects[0].reason,
-            "cannot open /nonexistent/dir/reviews.jsonl: No such file or directory");
-  EXPECT_EQ(result.format, Format::kJsonl);
+TEST(ReviewReader, MissingFileIsAReadErrorNamingThePath) {
+  EXPECT_THROW(ReviewReader::Open("/nonexistent/dir/reviews.jsonl", {}), ReadError);
+  EXPECT_EQ(ReadErrorOf("/nonexistent/dir/reviews.jsonl"),
+            "/nonexistent/dir/reviews.jsonl: cannot open: No such file or directory");
 }
 
-TEST(ReviewReader, DirectoryYieldsOneReject) {
+TEST(ReviewReader, DirectoryIsAReadError) {
   TempDir dir;
-  auto result = ReadAll(dir.path().string());
-  ASSERT_EQ(result.rejects.size(), 1u);
-  EXPECT_THAT(result.rejects[0].reason, HasSubstr("is a directory"));
+  EXPECT_EQ(ReadErrorOf(dir.path().string()), dir.path().string() + ": is a directory, not a file");
+}
+
+TEST(ReviewReader, ParquetFileIsAReadErrorSayingHowToConvertIt) {
+  TempDir dir;
+  const std::string path =
+      dir.Write("reviews.parquet", std::string("PAR1\x15\x04\x15\x00\x00PAR1", 13));
+  const std::string message = ReadErrorOf(path);
+  EXPECT_THAT(message, StartsWith(path + ": Parquet is not supported; convert it to JSON Lines"));
+  EXPECT_THAT(message, HasSubstr("duckdb -c"));
+  EXPECT_THAT(message, HasSubstr("pandas.read_parquet"));
+  // Whatever the name or the format asked for.
+  ReadOptions csv;
+  csv.format = Format::kCsv;
+  EXPECT_THAT(ReadErrorOf(dir.Write("dump.csv", "PAR1 not really"), csv),
+              HasSubstr("Parquet is not supported"));
 }
 
 TEST(ReviewReader, EmptyFileHasNoRecords) {
@@ -214,6 +258,63 @@ TEST(ReviewReader, ReportsCompressedBytesReadAndTheFileSize) {
   while (reader->Next(&record)) ++n;
   EXPECT_EQ(n, 5000u);
   EXPECT_EQ(reader->bytes_read(), gz.size());  // compressed bytes, not the 190 KB of JSON
+}
+
+// A dump of about 3 MB in `format` whose i-th record ends at ends[i] (file offsets).
+std::string ProgressDump(Format format, std::vector<uint64_t>* ends) {
+  std::string dump = format == Format::kCsv ? "review,rating\n" : "";
+  for (int i = 0; dump.size() < (3u << 20); ++i) {
+    const std::string text = "review " + std::to_string(i) + std::string(i % 300, 'x');
+    if (format == Format::kJsonl) dump += "{\"text\": \"" + text + "\"}\n";
+    if (format == Format::kCsv) dump += "\"" + text + "\nsecond line\",4\n";
+    if (format == Format::kText) dump += text + "\n";
+    ends->push_back(dump.size());
+  }
+  return dump;
+}
+
+TEST(ReviewReader, BytesReadFollowsTheRecordsReturned) {
+  TempDir dir;
+  for (Format format : {Format::kJsonl, Format::kCsv, Format::kText}) {
+    SCOPED_TRACE(FormatName(format));
+    std::vector<uint64_t> ends;
+    const std::string dump = ProgressDump(format, &ends);
+    ReadOptions options;
+    options.format = format;
+    auto reader = ReviewReader::Open(dir.Write("r", dump), options);
+    Record record;
+    size_t i = 0;
+    while (reader->Next(&record)) {
+      ASSERT_TRUE(record.review.has_value());
+      ASSERT_LT(i, ends.size());
+      // Never behind the record just returned, never more than 64 KiB ahead of it.
+      ASSERT_GE(reader->bytes_read(), ends[i]) << i;
+      ASSERT_LE(reader->bytes_read(), ends[i] + (64 << 10)) << i;
+      ++i;
+    }
+    EXPECT_EQ(i, ends.size());
+    EXPECT_EQ(reader->bytes_read(), dump.size());
+  }
+}
+
+TEST(ReviewReader, GzipBytesReadAdvancesSteadilyWithTheRecords) {
+  TempDir dir;
+  std::vector<uint64_t> ends;
+  const std::string gz = Gzip(ProgressDump(Format::kJsonl, &ends));
+  auto reader = ReviewReader::Open(dir.Write("r.jsonl.gz", gz), {});
+  Record record;
+  uint64_t last = 0;
+  size_t i = 0;
+  while (reader->Next(&record)) {
+    const uint64_t now = reader->bytes_read();
+    ASSERT_GE(now, last) << i;
+    // Compressed progress tracks the decoded position: within 64 KiB of its share of the file.
+    const double share = static_cast<double>(ends[i]) / static_cast<double>(ends.back());
+    ASSERT_NEAR(static_cast<double>(now), share * static_cast<double>(gz.size()), 64 << 10) << i;
+    last = now;
+    ++i;
+  }
+  EXPECT_EQ(reader->bytes_read(), gz.size());
 }
 
 TEST(ReviewReader, ReadsStandardInputSniffingGzipAndFormat) {

@@ -2,6 +2,7 @@
 // gzip, CSV and JSONL dumps all end in a finite number of records, with rejects for the damage.
 #include <random>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "read_test_support.h"
@@ -83,7 +84,15 @@ TEST(Robustness, RandomBytesInTextDumpsNeverCrash) {
     ReadOptions options;
     options.max_record_bytes = 1 + rng() % 4096;
     options.max_raw_bytes = rng() % 64;
-    auto result = ReadAll(dir.Write(use_csv ? "r.csv" : "r.jsonl", damaged), options);
+    testing::ReadResult result;
+    try {
+      result = ReadAll(dir.Write(use_csv ? "r.csv" : "r.jsonl", damaged), options);
+    } catch (const ReadError& e) {
+      // A damaged CSV header may lose its text column: the whole file is unreadable.
+      EXPECT_TRUE(use_csv) << e.what();
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("no text column")) << e.what();
+      continue;
+    }
     ExpectSaneRecords(result, 1000);
     for (const Reject& r : result.rejects) EXPECT_LE(r.raw.size(), options.max_raw_bytes);
   }
