@@ -21,7 +21,14 @@ class JsonArrayReader : public JsonRecordReader {
       : JsonRecordReader(std::move(source), std::move(lines), options) {}
 
  private:
-  enum class Phase { kBeforeArray, kInArray, kAfterArray, kDone };
+  enum class Phase {
+    kBeforeArray,
+    kInArray,
+    kAfterArray,
+    kTrailing,  // collecting the start of unexpected content for its Reject
+    kDone,
+  };
+  static constexpr size_t kTrailingRaw = 200;  // bytes of unexpected content kept
 
   bool ReadRecord(Record* out) override {
     out->review.reset();
@@ -32,13 +39,16 @@ class JsonArrayReader : public JsonRecordReader {
         case LineReader::Status::kError:
           phase_ = Phase::kDone;
           return MakeReject(out, started_ ? start_line_ : line_, lines_->error(), element_);
-        case LineReader::Status::kEnd:
+        case LineReader::Status::kEnd: {
+          const Phase phase = phase_;
           phase_ = Phase::kDone;
-          if (phase_before_end() == Phase::kInArray) {
+          if (phase == Phase::kInArray) {
             return MakeReject(out, started_ ? start_line_ : line_,
                               "unterminated JSON array at end of file", element_);
           }
+          if (phase == Phase::kTrailing) return RejectTrailing(out);
           return false;
+        }
         case LineReader::Status::kLine:
           break;
       }
@@ -47,7 +57,18 @@ class JsonArrayReader : public JsonRecordReader {
     return false;
   }
 
-  Phase phase_before_end() const { return last_phase_; }
+  // Starts collecting unexpected content at the current byte (chunk-size independent).
+  void StartTrailing(std::string reason) {
+    phase_ = Phase::kTrailing;
+    trailing_reason_ = std::move(reason);
+    trailing_line_ = line_;
+    element_.clear();
+  }
+
+  bool RejectTrailing(Record* out) {
+    phase_ = Phase::kDone;
+    return MakeReject(out, trailing_line_, trailing_reason_, element_);
+  }
 
   // Scans `chunk`, consuming what it looked at. Returns true when *out holds a record.
   bool Scan(std::string_view chunk, Record* out) {
@@ -63,20 +84,24 @@ class JsonArrayReader : public JsonRecordReader {
       switch (phase_) {
         case Phase::kBeforeArray:
           if (c == '[') {
-            phase_ = last_phase_ = Phase::kInArray;
+            phase_ = Phase::kInArray;
           } else if (!IsJsonSpace(c) && !IsBomByte(c)) {
-            lines_->Consume(i);
-            phase_ = Phase::kDone;
-            return MakeReject(out, line_, "not a JSON array", chunk.substr(i));
+            StartTrailing("not a JSON array");
+            element_ += c;
           }
           continue;
         case Phase::kAfterArray:
           if (!IsJsonSpace(c)) {
-            lines_->Consume(chunk.size());
-            phase_ = Phase::kDone;
-            return MakeReject(out, line_, "content after the end of the JSON array",
-                              chunk.substr(i));
+            StartTrailing("content after the end of the JSON array");
+            element_ += c;
           }
+          continue;
+        case Phase::kTrailing:
+          if (c == '\n' || c == '\r' || element_.size() >= kTrailingRaw) {
+            lines_->Consume(i);
+            return RejectTrailing(out);
+          }
+          element_ += c;
           continue;
         case Phase::kDone:
           lines_->Consume(i);
@@ -87,7 +112,7 @@ class JsonArrayReader : public JsonRecordReader {
       if (!started_) {
         if (IsJsonSpace(c)) continue;
         if (c == ',' || c == ']') {  // an empty array, or an empty element ("[1,,2]", "[1,]")
-          if (c == ']') phase_ = last_phase_ = Phase::kAfterArray;
+          if (c == ']') phase_ = Phase::kAfterArray;
           continue;
         }
         started_ = true;
@@ -124,7 +149,7 @@ class JsonArrayReader : public JsonRecordReader {
         case ',':
           if (depth_ == 0) {
             flush(i);
-            if (c == ']') phase_ = last_phase_ = Phase::kAfterArray;
+            if (c == ']') phase_ = Phase::kAfterArray;
             lines_->Consume(i + 1);
             EmitElement(out);
             return true;
@@ -197,7 +222,8 @@ class JsonArrayReader : public JsonRecordReader {
   }
 
   Phase phase_ = Phase::kBeforeArray;
-  Phase last_phase_ = Phase::kBeforeArray;  // the phase before kDone
+  std::string trailing_reason_;
+  uint64_t trailing_line_ = 0;
   uint64_t line_ = 1;
   bool prev_cr_ = false;
   enum class Eol { kUnknown, kLf, kAny };

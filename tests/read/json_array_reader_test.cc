@@ -97,11 +97,18 @@ TEST(JsonArrayReader, TruncatedArrayEndsWithAReject) {
 
 TEST(JsonArrayReader, ContentAfterTheArrayIsOneReject) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.json", "[{\"text\": \"a\"}]\n{\"text\": \"b\"}\n"));
-  ASSERT_EQ(result.reviews.size(), 1u);
-  ASSERT_EQ(result.rejects.size(), 1u);
-  EXPECT_EQ(result.rejects[0].reason, "content after the end of the JSON array");
-  EXPECT_EQ(result.rejects[0].line, 2u);
+  for (size_t chunk : {4096, 1 << 20}) {
+    ReadOptions options;
+    options.chunk_bytes = chunk;
+    auto result = ReadAll(dir.Write("r.json", "[{\"text\": \"a\"}]\n{\"text\": \"b\"}\nmore\n" +
+                                                  std::string(10000, ' ')),
+                          options);
+    ASSERT_EQ(result.reviews.size(), 1u);
+    ASSERT_EQ(result.rejects.size(), 1u);
+    EXPECT_EQ(result.rejects[0].reason, "content after the end of the JSON array");
+    EXPECT_EQ(result.rejects[0].line, 2u);
+    EXPECT_EQ(result.rejects[0].raw, "{\"text\": \"b\"}");
+  }
 }
 
 TEST(JsonArrayReader, ElementsSpanningReadChunksAndOverTheLimit) {

@@ -260,25 +260,29 @@ TEST(ReviewReader, ReportsCompressedBytesReadAndTheFileSize) {
   EXPECT_EQ(reader->bytes_read(), gz.size());  // compressed bytes, not the 190 KB of JSON
 }
 
-// A dump of about 3 MB in `format` whose i-th record ends at ends[i] (file offsets).
-std::string ProgressDump(Format format, std::vector<uint64_t>* ends) {
-  std::string dump = format == Format::kCsv ? "review,rating\n" : "";
+// A dump of about 3 MB in `format` whose i-th record ends at ends[i] (file offsets); kJsonl with
+// `array` is one JSON array (its elements end after their comma).
+std::string ProgressDump(Format format, std::vector<uint64_t>* ends, bool array = false) {
+  std::string dump = format == Format::kCsv ? "review,rating\n" : array ? "[\n" : "";
   for (int i = 0; dump.size() < (3u << 20); ++i) {
     const std::string text = "review " + std::to_string(i) + std::string(i % 300, 'x');
-    if (format == Format::kJsonl) dump += "{\"text\": \"" + text + "\"}\n";
+    if (format == Format::kJsonl) dump += "{\"text\": \"" + text + (array ? "\"},\n" : "\"}\n");
     if (format == Format::kCsv) dump += "\"" + text + "\nsecond line\",4\n";
     if (format == Format::kText) dump += text + "\n";
-    ends->push_back(dump.size());
+    ends->push_back(array ? dump.size() - 1 : dump.size());
   }
+  if (array) dump += "{\"text\": \"last\"}]";
+  if (array) ends->push_back(dump.size());
   return dump;
 }
 
 TEST(ReviewReader, BytesReadFollowsTheRecordsReturned) {
   TempDir dir;
-  for (Format format : {Format::kJsonl, Format::kCsv, Format::kText}) {
-    SCOPED_TRACE(FormatName(format));
+  for (auto [format, array] : {std::pair{Format::kJsonl, false}, std::pair{Format::kJsonl, true},
+                               std::pair{Format::kCsv, false}, std::pair{Format::kText, false}}) {
+    SCOPED_TRACE(std::string(FormatName(format)) + (array ? " array" : ""));
     std::vector<uint64_t> ends;
-    const std::string dump = ProgressDump(format, &ends);
+    const std::string dump = ProgressDump(format, &ends, array);
     ReadOptions options;
     options.format = format;
     auto reader = ReviewReader::Open(dir.Write("r", dump), options);
