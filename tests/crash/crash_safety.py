@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""Crash-safety suite for revsum (issue 12): SIGKILL `revsum run` at deterministic points of ingest
+and summarize, check the store after every kill, finish the job, and compare the store with a
+clean run's, table by table.
+
+Usage: tests/crash/crash_safety.py [BINARY [WORKDIR]] [--reviews N] [--keep]
+  BINARY   default /work/main/build/revsum
+  WORKDIR  default a new temp dir (deleted at the end unless --keep or a check failed)
+Exit status 0 when every check passed, 1 otherwise (a kill point that could not be reached is a
+failure too, never a skip). Runtime goal: under 3 minutes on the 2-core CI machine.
+
+The job: `revsum run DUMP samples/*.jsonl samples/*.csv --db DB --embedder lexical -q`, DUMP being
+--reviews (20,000) reviews from bench/gen_reviews.py (~7 MB; ingest ~1.5 s, summarize ~25 s).
+ 1. Two clean runs into fresh databases, side by side: both exit 0 and have the same fingerprint
+    (else the comparison below would mean nothing: reported as "nondeterministic").
+ 2. One database, the same command started again and again, each attempt SIGKILLed at the next
+    kill point (polled every few ms; the database is read through a read-only connection):
+      open      0.05 s after the start (schema creation / first batch)
+      wal       the WAL file has grown past 1 MiB during this attempt (a batch is being written)
+      batch     count(reviews) grew during this attempt (a committed ingest batch)
+      ingest    count(reviews) grew by 6,000 during this attempt (mid-ingest)
+      summarize scores or summaries exist for an unfinished run (its first committed batch)
+      half      summaries of the unfinished run >= 40% of the clean run's
+      late      summaries of the unfinished run >= 90% of the clean run's
+    After every kill: PRAGMA integrity_check = ok, foreign_key_check empty, FTS5 integrity-check
+    passes and sentences_fts holds exactly the sentence ids; every stored review (by content hash)
+    equals the clean store's, with all its sentences (never half a review); a finished run has
+    the clean run's scores and summaries.
+ 3. The same command once more, to completion: exit 0, integrity ok, and the store's fingerprint
+    equals the clean one.
+Fingerprints: per table, a sha256 of its rows sorted, by natural keys instead of ids: reviews by
+content_hash, products by key, sources by path, sentences by (review content_hash, idx), scores by
+(run key, scope, sentence key), summaries by (run key, scope, subject) with a review subject and
+sentence_ids mapped to natural keys, sentences_fts rowid mapped to the sentence key. Excluded, as
+they legitimately differ: every `id`, timestamps (*_at), and sources.ingested/duplicates (the
+counts of the latest ingest, which after a kill finds part of the dump already stored). Columns or
+tables added later are included automatically (columns named *review_id, *sentence_id, run_id,
+source_id, product_id are mapped to natural keys).
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SKIP_TABLES = {"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"}
+VOLATILE = {("sources", "ingested"), ("sources", "duplicates")}
+
+
+def connect(db, ro=True):
+    uri = f"file:{db}?mode=ro" if ro else f"file:{db}"
+    con = sqlite3.connect(uri, uri=True, timeout=30)
+    con.text_factory = bytes
+    return con
+
+
+class Keys:
+    """Maps a store's ids to natural keys."""
+
+    def __init__(self, con):
+        q = con.execute
+        self.source = dict(q("SELECT id, path FROM sources"))
+        self.product = dict(q("SELECT id, key FROM products"))
+        self.review = dict(q("SELECT id, content_hash FROM reviews"))
+        self.sentence = {i: (self.review.get(r), idx)
+                         for i, r, idx in q("SELECT id, review_id, idx FROM sentences")}
+        self.run = dict(q("SELECT id, key FROM runs"))
+
+    def map(self, column, value):
+        if value is None:
+            return None
+        if column.endswith("review_id"):
+            return ("review", self.review.get(value, f"missing review {value}"))
+        if column.endswith("sentence_id"):
+            return ("sentence", self.sentence.get(value, f"missing sentence {value}"))
+        if column == "run_id":
+            return ("run", self.run.get(value, f"missing run {value}"))
+        if column == "source_id":
+            return ("source", self.source.get(value, f"missing source {value}"))
+        if column == "product_id":
+            return ("product", self.product.get(value, f"missing product {value}"))
+        return value
+
+    def sentence_ids(self, value):
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        try:
+            ids = json.loads(text)
+        except ValueError:
+            ids = [int(x) for x in text.replace(",", " ").split()]
+        return tuple(self.sentence.get(i, f"missing sentence {i}") for i in ids)
+
+
+def table_rows(con, keys, table):
+    """The rows of one table as tuples of natural values, sorted."""
+    if table == "sentences_fts":
+        rows = [(keys.sentence.get(rowid, f"missing sentence {rowid}"), text)
+                for rowid, text in con.execute("SELECT rowid, text FROM sentences_fts")]
+        return sorted(rows, key=repr)
+    cols = [r[1].decode() if isinstance(r[1], bytes) else r[1]
+            for r in con.execute(f"PRAGMA table_info({table})")]
+    keep = [c for c in cols if c != "id" and not c.endswith("_at") and (table, c) not in VOLATILE]
+    out = []
+    for row in con.execute(f"SELECT {', '.join(keep)} FROM {table}"):
+        rec = dict(zip(keep, row))
+        mapped = []
+        for c in keep:
+            v = rec[c]
+            if table == "summaries" and c == "sentence_ids":
+                v = keys.sentence_ids(v)
+            elif table == "summaries" and c == "subject" and rec.get("scope") == b"review":
+                v = ("review", keys.review.get(int(v), f"missing review {v}"))
+            else:
+                v = keys.map(c, v)
+            mapped.append((c, v))
+        out.append(tuple(mapped))
+    return sorted(out, key=repr)
+
+
+def fingerprint(db):
+    """{table: (row count, sha256, rows)} for every table, plus the schema and its version."""
+    con = connect(db)
+    try:
+        keys = Keys(con)
+        names = [n.decode() for (n,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        fp = {}
+        for t in names:
+            if t in SKIP_TABLES or t.startswith("sentences_fts_"):
+                continue
+            rows = table_rows(con, keys, t)
+            digest = hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+            fp[t] = (len(rows), digest, rows)
+        schema = sorted(con.execute("SELECT type, name, sql FROM sqlite_master"))
+        (version,), = con.execute("PRAGMA user_version")
+        fp["(schema)"] = (len(schema), hashlib.sha256(repr((schema, version)).encode())
+                          .hexdigest()[:16], schema)
+        return fp
+    finally:
+        con.close()
+
+
+def diff(fp_a, fp_b, label_a="clean", label_b="crashed"):
+    """Human-readable differences between two fingerprints (empty when equal)."""
+    out = []
+    for t in sorted(set(fp_a) | set(fp_b)):
+        if t not in fp_a or t not in fp_b:
+            out.append(f"table {t} only in {label_a if t in fp_a else label_b}")
+            continue
+        (na, ha, ra), (nb, hb, rb) = fp_a[t], fp_b[t]
+        if ha == hb:
+            continue
+        sa, sb = set(map(repr, ra)), set(map(repr, rb))
+        only_a, only_b = sorted(sa - sb), sorted(sb - sa)
+        msg = f"table {t}: {na} rows ({label_a}) vs {nb} ({label_b}); {len(only_a)} only in " \
+              f"{label_a}, {len(only_b)} only in {label_b}"
+        if not only_a and not only_b:
+            msg += " (same rows, different multiplicity)"
+        for r in only_a[:2]:
+            msg += f"\n      {label_a}: {r[:300]}"
+        for r in only_b[:2]:
+            msg += f"\n      {label_b}: {r[:300]}"
+        out.append(msg)
+    return out
+
+
+def count(db, sql):
+    try:
+        con = connect(db)
+        try:
+            return con.execute(sql).fetchone()[0] or 0
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None  # not created yet, or mid-migration
+
+
+def wal_size(db):
+    try:
+        return os.path.getsize(db + "-wal")
+    except OSError:
+        return 0
+
+
+UNFINISHED = "(SELECT id FROM runs WHERE finished_at IS NULL)"
+
+
+def kill_points(clean_summaries):
+    """(name, prepare(db) -> state, reached(db, state, seconds) -> bool)."""
+    reviews = "SELECT count(*) FROM reviews"
+
+    def start_reviews(db):
+        return count(db, reviews) or 0
+
+    return [
+        ("open", lambda db: None, lambda db, s, t: t >= 0.05),
+        ("wal", lambda db: None, lambda db, s, t: wal_size(db) > (1 << 20)),
+        ("batch", start_reviews, lambda db, s, t: (count(db, reviews) or 0) > s),
+        ("ingest", start_reviews, lambda db, s, t: (count(db, reviews) or 0) >= s + 6000),
+        ("summarize", lambda db: None, lambda db, s, t: (
+            count(db, f"SELECT (SELECT count(*) FROM scores WHERE run_id IN {UNFINISHED}) + "
+                      f"(SELECT count(*) FROM summaries WHERE run_id IN {UNFINISHED})") or 0) > 0),
+        ("half", lambda db: None, lambda db, s, t: (
+            count(db, f"SELECT count(*) FROM summaries WHERE run_id IN {UNFINISHED}") or 0)
+            >= 0.4 * clean_summaries),
+        ("late", lambda db: None, lambda db, s, t: (
+            count(db, f"SELECT count(*) FROM summaries WHERE run_id IN {UNFINISHED}") or 0)
+            >= 0.9 * clean_summaries),
+    ]
+
+
+class Suite:
+    def __init__(self, binary, work, reviews):
+        self.binary, self.work, self.reviews = binary, work, reviews
+        self.failures = []
+        self.dump = os.path.join(work, "dump.jsonl")
+        self.samples = sorted(glob.glob(os.path.join(ROOT, "samples", "*.jsonl"))) + \
+            sorted(glob.glob(os.path.join(ROOT, "samples", "*.csv")))
+
+    def fail(self, msg):
+        self.failures.append(msg)
+        print(f"FAIL {msg}", flush=True)
+
+    def ok(self, msg):
+        print(f"PASS {msg}", flush=True)
+
+    def command(self, db):
+        return [self.binary, "run", self.dump] + self.samples + \
+            ["--db", db, "--embedder", "lexical", "-q"]
+
+    def run_to_end(self, dbs, what):
+        """Runs the command to completion into each of `dbs` at the same time (the job is mostly
+        one thread); True when every one exited 0."""
+        start = time.monotonic()
+        procs = [subprocess.Popen(self.command(db), stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE) for db in dbs]
+        ok = True
+        for db, p in zip(dbs, procs):
+            try:
+                _, err = p.communicate(timeout=170)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                _, err = p.communicate()
+                self.fail(f"{what} ({os.path.basename(db)}): still running after 170 s")
+                ok = False
+                continue
+            if p.returncode != 0:
+                err = err.decode("utf-8", "replace").strip()[-300:]
+                self.fail(f"{what} ({os.path.basename(db)}): exit code {p.returncode} ({err!r})")
+                ok = False
+        if ok:
+            print(f"     {what}: exit 0 in {time.monotonic() - start:.1f} s", flush=True)
+        return ok
+
+    def check_store(self, db, what, clean_fp):
+        """Consistency of a store after a kill, against the clean store."""
+        try:
+            con = connect(db, ro=False)  # opening recovers the WAL, as revsum's next open does
+        except sqlite3.Error as e:
+            self.fail(f"{what}: cannot open the database: {e}")
+            return
+        try:
+            problems = []
+            res = [r[0] for r in con.execute("PRAGMA integrity_check")]
+            if res != [b"ok"]:
+                problems.append(f"integrity_check: {res[:3]}")
+            fk = con.execute("PRAGMA foreign_key_check").fetchall()
+            if fk:
+                problems.append(f"foreign_key_check: {len(fk)} rows, e.g. {fk[0]}")
+            try:
+                con.execute("INSERT INTO sentences_fts(sentences_fts) VALUES('integrity-check')")
+            except sqlite3.Error as e:
+                problems.append(f"FTS5 integrity-check: {e}")
+            con.rollback()
+            fts = {r for (r,) in con.execute("SELECT rowid FROM sentences_fts")}
+            sents = {r for (r,) in con.execute("SELECT id FROM sentences")}
+            if fts != sents:
+                problems.append(f"sentences_fts has {len(fts - sents)} rows without a sentence and "
+                                f"misses {len(sents - fts)} sentences")
+        finally:
+            con.close()
+        fp = fingerprint(db)
+        # Every stored review and its sentences are whole and equal the clean store's.
+        clean_reviews = set(map(repr, clean_fp["reviews"][2]))
+        bad = [r for r in fp["reviews"][2] if repr(r) not in clean_reviews]
+        if bad:
+            problems.append(f"{len(bad)} reviews differ from the clean store, e.g. {bad[0]!r:.200}")
+        by_review = {}
+        for r in clean_fp["sentences"][2]:
+            by_review.setdefault(dict(r)["review_id"], set()).add(repr(r))
+        got = {}
+        for r in fp["sentences"][2]:
+            got.setdefault(dict(r)["review_id"], set()).add(repr(r))
+        stored = {("review", dict(r)["content_hash"]) for r in fp["reviews"][2]}
+        half = [k for k in stored if got.get(k, set()) != by_review.get(k, set())]
+        if half:
+            problems.append(f"{len(half)} reviews with missing or different sentences (half a "
+                            f"review), e.g. {half[0]}")
+        orphan = [k for k in got if k not in stored]
+        if orphan:
+            problems.append(f"{len(orphan)} sentence groups without their review")
+        # A finished run is whole: the clean run's scores and summaries.
+        con = connect(db)
+        try:
+            finished = {k for (k,) in con.execute(
+                "SELECT key FROM runs WHERE finished_at IS NOT NULL")}
+        finally:
+            con.close()
+        for t in ("scores", "summaries"):
+            mine = {repr(r) for r in fp[t][2] if dict(r)["run_id"][1] in finished}
+            ref = {repr(r) for r in clean_fp[t][2] if dict(r)["run_id"][1] in finished}
+            if mine != ref:
+                problems.append(f"a finished run's {t} differ from the clean run's "
+                                f"({len(ref - mine)} missing, {len(mine - ref)} extra)")
+        if problems:
+            self.fail(f"{what}: " + "; ".join(problems))
+        else:
+            n = fp["reviews"][0], fp["summaries"][0]
+            self.ok(f"{what}: store consistent ({n[0]} reviews, {n[1]} summaries)")
+
+    def kill_at(self, db, name, prepare, reached):
+        state = prepare(db)
+        start = time.monotonic()
+        p = subprocess.Popen(self.command(db), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        while True:
+            t = time.monotonic() - start
+            if p.poll() is not None:
+                err = p.stderr.read().decode("utf-8", "replace").strip()[-200:]
+                self.fail(f"kill at {name}: the run ended (exit {p.returncode}) before the kill "
+                          f"point was reached after {t:.2f} s {err!r}")
+                return False
+            if reached(db, state, t):
+                break
+            if t > 120:
+                p.kill()
+                p.wait()
+                self.fail(f"kill at {name}: not reached in 120 s")
+                return False
+            time.sleep(0.003)
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        p.stderr.close()
+        print(f"     killed at {name} after {t:.2f} s (signal {-p.returncode}); reviews "
+              f"{count(db, 'SELECT count(*) FROM reviews')}, summaries "
+              f"{count(db, 'SELECT count(*) FROM summaries')}, WAL {wal_size(db) >> 10} KiB",
+              flush=True)
+        return True
+
+    def main(self):
+        gen = os.path.join(ROOT, "bench", "gen_reviews.py")
+        subprocess.run([sys.executable, gen, str(self.reviews), self.dump], check=True)
+        clean, clean2, crashed = (os.path.join(self.work, n) for n in
+                                  ("clean.db", "clean2.db", "crashed.db"))
+        if not self.run_to_end([clean, clean2], "two clean runs, side by side"):
+            return
+        clean_fp = fingerprint(clean)
+        d = diff(clean_fp, fingerprint(clean2), "clean", "clean2")
+        if d:
+            self.fail("nondeterministic: two clean runs differ:\n    " + "\n    ".join(d))
+        else:
+            self.ok("two clean runs have the same fingerprint")
+        summaries = clean_fp["summaries"][0]
+        for name, prepare, reached in kill_points(summaries):
+            if self.kill_at(crashed, name, prepare, reached):
+                self.check_store(crashed, f"after kill at {name}", clean_fp)
+        if not self.run_to_end([crashed], "re-run after the kills"):
+            return
+        self.check_store(crashed, "after the final re-run", clean_fp)
+        d = diff(clean_fp, fingerprint(crashed))
+        if d:
+            self.fail("store after kills + re-run != clean store:\n    " + "\n    ".join(d))
+        else:
+            self.ok("store after kills + re-run == clean store, table by table: " +
+                    ", ".join(f"{t} {v[0]}" for t, v in sorted(clean_fp.items())))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("binary", nargs="?", default="/work/main/build/revsum")
+    ap.add_argument("workdir", nargs="?")
+    ap.add_argument("--reviews", type=int, default=20000)
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+    binary = os.path.abspath(a.binary)
+    if not os.access(binary, os.X_OK):
+        print(f"FAIL setup: {binary} is not an executable")
+        return 1
+    work = a.workdir or tempfile.mkdtemp(prefix="revsum-crash-")
+    os.makedirs(work, exist_ok=True)
+    start = time.monotonic()
+    suite = Suite(binary, work, a.reviews)
+    try:
+        suite.main()
+    except Exception as e:  # a suite error is a failure, never a skip
+        suite.fail(f"suite error: {type(e).__name__}: {e}")
+    print(f"\n{len(suite.failures)} failures in {time.monotonic() - start:.0f} s")
+    if suite.failures or a.keep:
+        print(f"work dir kept: {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if suite.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
