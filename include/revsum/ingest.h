@@ -3,7 +3,10 @@
 // One reader thread, `threads` segmentation workers and one writer (the calling thread), joined by
 // bounded queues, so memory stays bounded whatever the dump size and records are stored in the
 // order they were read. Every record read ends up either as a review (new or already stored) or
-// as a reject: read == ingested + duplicates + rejected, always.
+// as a reject: read == ingested + duplicates + rejected, always. A review with nothing visible
+// after cleaning (only markup, spaces or zero-width characters) or whose text is over
+// max_text_bytes is a reject too; one of only symbols or emoji ("？？？") is kept with its cleaned
+// text as its one sentence, so no stored review is without sentences.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +43,15 @@ struct IngestOptions {
   SegmentOptions segment;  // sentence segmentation (see text.h)
   // Segmentation worker threads; 0 = one per core.
   int threads = 0;
-  // Records per batch handed to a worker.
+  // A batch handed to a worker closes at this many records or this many bytes of text, whichever
+  // comes first, so the records in flight stay bounded in bytes whatever their size: at most
+  // (4 x threads + threads + 1) batches, i.e. about 5 x threads x batch_bytes plus one record.
   size_t batch_records = 256;
+  size_t batch_bytes = 4 << 20;
+  // A review whose text is longer than this is rejected ("review text too long"): cleaning and
+  // segmentation take about 40 bytes of memory per byte of text, so this bounds the memory one
+  // review can take (about 40 MB at the default 1 MiB; real reviews are a few KB).
+  size_t max_text_bytes = 1 << 20;
   // Counts each sentence's LLM tokens (Sentence::tokens) when set; not owned. revsum uses
   // o200k_base here so stored counts are comparable across runs.
   const TokenCounter* tokens = nullptr;
@@ -50,6 +60,11 @@ struct IngestOptions {
   // Called for every reject as it is stored (the CLI prints them); may be empty.
   std::function<void(const Reject&)> on_reject;
 };
+
+// Checks, before anything is stored, that every input can be read: opens each path (not "-") as
+// IngestFile would and throws ReadError (read.h) for a missing file, a directory, an unsupported
+// format such as Parquet. Bad records are not checked here: they become rejects.
+void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& options);
 
 // Reads one dump (or "-" for stdin) into `store`. Bad records never throw: they are counted and
 // stored as rejects. If the database or a thread fails (StoreError, std::bad_alloc...), every

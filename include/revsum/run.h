@@ -106,6 +106,11 @@ std::string RunKey(const RunOptions& options);
 
 // Summarises the chosen scopes and stores scores and summaries as one run. Throws StoreError,
 // UseLiteError (model files), std::runtime_error (seeds, tokenizer data, unknown product).
+// Throws std::runtime_error naming what is missing (the tokenizer's vocabulary, the USE-lite model
+// files the embedder needs, the seed sentences) before any work is done, so `run` fails before it
+// touches the store.
+void CheckRunNeeds(const RunOptions& options);
+
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options);
 
 }  // namespace revsum

@@ -22,9 +22,11 @@ Runner Setup(CLI::App& sub) {
       ->required();
   AddDbOption(sub, &args->db);
   AddReadOptions(sub, &args->read);
-  sub.add_option("--threads", args->threads, "segmentation threads (0 = all cores)");
+  sub.add_option("--threads", args->threads, "segmentation threads (0 = all cores, at most 1024)")
+      ->check(CLI::Range(0, 1024));
   sub.add_flag("-q,--quiet", args->quiet, "no progress line, no per-record messages");
   return [args] {
+    CheckInputs(args->files, ResolveReadOptions(args->read));  // setup errors before the store
     auto store = ReviewStore::Open(args->db);
     IngestCounts c = IngestAll(*store, args->files, args->read, args->threads, args->quiet);
     std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates) << "\trejected "

@@ -25,7 +25,10 @@ Runner Setup(CLI::App& sub) {
   AddSummarizeOptions(sub, &args->flags);
   sub.add_flag("-q,--quiet", args->quiet, "no progress line, no per-record messages");
   return [args] {
-    RunOptions options = ResolveRunOptions(args->flags);  // validate before reading anything
+    // Everything the job needs is checked before the store is touched: arguments, inputs, models.
+    RunOptions options = ResolveRunOptions(args->flags);
+    CheckInputs(args->files, ResolveReadOptions(args->read));
+    CheckRunNeeds(options);
     auto store = ReviewStore::Open(args->db);
     IngestCounts c = IngestAll(*store, args->files, args->read, args->flags.threads, args->quiet);
     std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates) << "\trejected "

@@ -1,5 +1,8 @@
 #include "revsum/ingest.h"
 
+#include <unicode/uchar.h>
+
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -7,6 +10,9 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -79,7 +85,53 @@ class BoundedQueue {
   bool closed_ = false;
 };
 
+// Segments one review into *sentences (with token counts), or says why it cannot be stored: a text
+// over the per-review bound, or one with nothing visible after cleaning.
+std::optional<Reject> SegmentReview(const Review& review, const IngestOptions& options,
+                                    SentenceSegmenter& segmenter,
+                                    std::vector<Sentence>* sentences) {
+  auto reject = [&](std::string reason) {
+    Reject r;
+    r.source = review.source;
+    r.line = review.line;
+    r.reason = std::move(reason);
+    r.raw = review.text.substr(0, options.read.max_raw_bytes);
+    return r;
+  };
+  if (review.text.size() > options.max_text_bytes) {
+    return reject("review text too long: " + std::to_string(review.text.size()) +
+                  " bytes (the bound is " + std::to_string(options.max_text_bytes) +
+                  " bytes per review, --max-text-bytes)");
+  }
+  const MappedText cleaned = CleanWithOffsets(review.text);
+  *sentences = segmenter.Split(cleaned);
+  if (sentences->empty()) {
+    // Nothing visible is left (markup, spaces, zero-width characters): it would be stored with no
+    // sentence, invisible to search and summaries.
+    if (std::none_of(cleaned.text.begin(), cleaned.text.end(),
+                     [](char32_t c) { return u_isgraph(static_cast<UChar32>(c)); })) {
+      return reject("no text after cleaning (only markup, spaces or invisible characters)");
+    }
+    // Only symbols, punctuation or emoji ("？？？", "👍👍"): the reviewer did say something, so the
+    // review is kept with its whole cleaned text as its one sentence, findable in `sentences`.
+    sentences->push_back(
+        Sentence{0, cleaned.begin.front(), cleaned.end.back(), CleanText(review.text)});
+  }
+  if (options.tokens) {
+    for (Sentence& sentence : *sentences) {
+      sentence.tokens = static_cast<int32_t>(options.tokens->Count(sentence.text));
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& options) {
+  for (const std::string& path : paths) {
+    if (path != "-") ReviewReader::Open(path, options);  // throws ReadError
+  }
+}
 
 IngestCounts IngestFile(ReviewStore& store, const std::string& path, const IngestOptions& options) {
   using Clock = std::chrono::steady_clock;
@@ -110,15 +162,19 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
     done.Cancel();
   };
 
-  std::thread read_thread([&] {
+  auto read_loop = [&] {
     try {
       uint64_t seq = 0;
       Batch batch;
+      size_t batch_bytes = 0;
       Record record;
       while (reader->Next(&record)) {
+        batch_bytes += record.review ? record.review->text.size() + record.review->title.size()
+                                     : record.reject->raw.size();
         batch.records.push_back(std::move(record));
         record = Record{};
-        if (batch.records.size() >= options.batch_records) {
+        if (batch.records.size() >= options.batch_records || batch_bytes >= options.batch_bytes) {
+          batch_bytes = 0;
           batch.seq = seq++;
           batch.bytes_after = reader->bytes_read();
           batch.format = reader->format();
@@ -134,35 +190,50 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
     } catch (...) {
       fail(std::current_exception());
     }
-  });
+  };
 
-  std::vector<std::thread> workers;
   std::mutex workers_mu;
   int workers_left = threads;
-  for (int t = 0; t < threads; ++t) {
-    workers.emplace_back([&] {
-      try {
-        SentenceSegmenter segmenter(options.segment);
-        while (auto batch = todo.Pop()) {
-          batch->sentences.resize(batch->records.size());
-          for (size_t i = 0; i < batch->records.size(); ++i) {
-            if (batch->records[i].review) {
-              batch->sentences[i] = segmenter.Split(batch->records[i].review->text);
-              if (options.tokens) {
-                for (Sentence& sentence : batch->sentences[i]) {
-                  sentence.tokens = static_cast<int32_t>(options.tokens->Count(sentence.text));
-                }
-              }
-            }
+  auto work_loop = [&] {
+    try {
+      SentenceSegmenter segmenter(options.segment);
+      while (auto batch = todo.Pop()) {
+        batch->sentences.resize(batch->records.size());
+        for (size_t i = 0; i < batch->records.size(); ++i) {
+          Record& record = batch->records[i];
+          if (!record.review) continue;
+          if (auto reject =
+                  SegmentReview(*record.review, options, segmenter, &batch->sentences[i])) {
+            record.review.reset();
+            record.reject = std::move(reject);
           }
-          if (!done.Push(std::move(*batch))) break;  // cancelled
         }
-      } catch (...) {
-        fail(std::current_exception());
+        if (!done.Push(std::move(*batch))) break;  // cancelled
       }
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    std::lock_guard lock(workers_mu);
+    if (--workers_left == 0) done.Close();
+  };
+
+  // Threads: a failure to start one (too many for the system) stops those already started and is
+  // reported as an error, never std::terminate.
+  std::vector<std::thread> workers;
+  std::thread read_thread;
+  try {
+    for (int t = 0; t < threads; ++t) workers.emplace_back(work_loop);
+    read_thread = std::thread(read_loop);
+  } catch (const std::system_error& e) {
+    {
       std::lock_guard lock(workers_mu);
-      if (--workers_left == 0) done.Close();
-    });
+      workers_left -= threads - static_cast<int>(workers.size());
+    }
+    todo.Cancel();
+    done.Cancel();
+    for (auto& w : workers) w.join();
+    throw std::runtime_error("cannot start " + std::to_string(threads) +
+                             " ingest threads: " + e.what() + "; use fewer --threads");
   }
 
   // The writer: this thread. Batches arrive out of order; store them in reading order.

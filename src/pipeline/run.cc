@@ -2,6 +2,10 @@
 #include "revsum/json.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -90,6 +94,25 @@ std::string EmbedderPool::ModelHash() {
   return For({"model hash"}).model_hash() + large;
 }
 
+namespace {
+// Names a seed file in a run key by its file name and a hash of its content, never by its path:
+// the same seeds give the same key on every machine and install prefix.
+std::string SeedsKey(const std::string& path) {
+  if (path.empty()) return "none";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the seed sentences");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint64_t h = 14695981039346656037ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return std::filesystem::path(path).filename().string() + "@" + hex;
+}
+}  // namespace
+
 std::string RunKey(const RunOptions& o) {
   const ScorerOptions& sc = o.summarize.scorer;
   const SelectorOptions& se = o.summarize.selector;
@@ -97,8 +120,8 @@ std::string RunKey(const RunOptions& o) {
   key << "scopes=" << (o.review_scope ? "review," : "") << (o.product_scope ? "product" : "")
       << ";budget=" << o.summarize.budget.ToString()
       << ";embedder=" << EmbedderChoiceName(o.embedder)
-      << ";tokenizer=" << EncodingName(o.tokenizer) << ";seeds=" << o.summarize.seeds_path
-      << ";cjk_seeds=" << o.cjk_seeds_path << ";standardise=" << sc.standardise
+      << ";tokenizer=" << EncodingName(o.tokenizer) << ";seeds=" << SeedsKey(o.summarize.seeds_path)
+      << ";cjk_seeds=" << SeedsKey(o.cjk_seeds_path) << ";standardise=" << sc.standardise
       << ";z_tau=" << sc.z_temperature << ";relative_sim=" << se.relative_similarity
       << ";tau=" << sc.temperature << ";beta=" << sc.anchor_strength
       << ";consensus=" << sc.consensus_mix << ";centroid=" << sc.centroid_mix
@@ -195,6 +218,15 @@ class RunWriter {
 
 }  // namespace
 
+void CheckRunNeeds(const RunOptions& options) {
+  std::string error;
+  for (Encoding encoding : {Encoding::kO200kBase, options.tokenizer}) {
+    if (!TokenCounter::Load(encoding, &error)) throw std::runtime_error(error);
+  }
+  RunKey(options);                                               // reads the seed files
+  EmbedderPool(options.embedder, options.use_lite).ModelHash();  // loads the models it needs
+}
+
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   SummarizeOptions summarize = options.summarize;
   std::shared_ptr<TokenCounter> tokens;
@@ -218,9 +250,12 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     return MostlyCjk(texts) ? cjk_seeds : seeds;
   };
 
+  // One consistent snapshot: the reviews stored when the run starts. Ingest only appends, so a
+  // concurrent ingest adds reviews above this id and the run never sees half of them.
+  const int64_t snapshot = store.MaxReviewId();
   std::vector<std::string> products = options.products;
   if (products.empty()) {
-    products = store.Products();
+    products = store.Products(snapshot);
   } else {
     for (const std::string& p : products) {
       if (!store.HasProduct(p))
@@ -231,6 +266,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   EmbedderPool pool(options.embedder, options.use_lite);
   RunInfo info;
   info.key = RunKey(options);
+  info.snapshot_review_id = snapshot;
   info.embedder = pool.Describe();
   info.model_hash = pool.ModelHash();
   std::ostringstream params;
@@ -247,7 +283,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   RunReport report;
   report.embedder = info.embedder;
   for (size_t p = 0; p < products.size(); ++p) {
-    const std::vector<StoredReview> reviews = store.GetProductReviews(products[p]);
+    const std::vector<StoredReview> reviews = store.GetProductReviews(products[p], snapshot);
     if (options.product_scope) {
       std::vector<std::string> texts;
       std::vector<int64_t> ids;

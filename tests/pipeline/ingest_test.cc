@@ -108,7 +108,14 @@ TEST(IngestTest, AccountsForAllRowsOfTheChineseShoppingDump) {
   options.read.fields.product = "cat";
   IngestCounts c = IngestFile(*store, csv.string(), options);
   EXPECT_EQ(c.read, 62774u);
-  EXPECT_EQ(c.ingested + c.duplicates + c.rejected, 62774u);
+  // Every labelled row is a review: the 17 texts that repeat in their category with the other
+  // label are reviews of their own; the one empty review is the one reject.
+  EXPECT_EQ(c.ingested, 62773u);
+  EXPECT_EQ(c.rejected, 1u);
+  EXPECT_EQ(Count(*store,
+                  "SELECT count(*) FROM reviews r WHERE NOT EXISTS (SELECT 1 FROM "
+                  "sentences s WHERE s.review_id = r.id)"),
+            0);
   EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews") + static_cast<int64_t>(c.duplicates) +
                 Count(*store, "SELECT count(*) FROM rejects"),
             62774);
@@ -119,6 +126,42 @@ TEST(IngestTest, AccountsForAllRowsOfTheChineseShoppingDump) {
             << c.sentences << "\n";
   // Chinese search works on the real data.
   EXPECT_GT(store->Search("物流", 5).size(), 0u);
+  IngestCounts again = IngestFile(*store, csv.string(), options);
+  EXPECT_EQ(again.ingested, 0u) << "a second ingest adds nothing";
+  EXPECT_EQ(again.duplicates, 62773u);
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM rejects"), 1);
+}
+
+TEST(IngestTest, AReviewTextOverTheBoundIsRejectedNamingTheBound) {
+  TempDir dir;
+  std::ofstream(dir / "big.jsonl") << "{\"text\":\"" << std::string(3000, 'a') << ". ok.\"}\n"
+                                   << "{\"text\":\"Short and fine.\"}\n";
+  auto store = ReviewStore::Open(dir / "db.sqlite");
+  IngestOptions options;
+  options.max_text_bytes = 1000;
+  std::vector<Reject> rejects;
+  options.on_reject = [&](const Reject& r) { rejects.push_back(r); };
+  IngestCounts c = IngestFile(*store, dir / "big.jsonl", options);
+  EXPECT_EQ(c.ingested, 1u);
+  ASSERT_EQ(rejects.size(), 1u);
+  EXPECT_THAT(rejects[0].reason, ::testing::HasSubstr("the bound is 1000 bytes"));
+  EXPECT_EQ(rejects[0].line, 1u);
+}
+
+TEST(IngestTest, BatchesCloseByBytesSoHugeRecordsDoNotPileUp) {
+  TempDir dir;
+  {
+    std::ofstream out(dir / "wide.jsonl");
+    for (int i = 0; i < 40; ++i) out << "{\"text\":\"" << std::string(200000, 'b') << i << ".\"}\n";
+  }
+  auto store = ReviewStore::Open(dir / "db.sqlite");
+  IngestOptions options;
+  options.batch_bytes = 1 << 20;
+  size_t progress_calls = 0;
+  options.progress = [&](const IngestProgress&) { ++progress_calls; };
+  IngestCounts c = IngestFile(*store, dir / "wide.jsonl", options);
+  EXPECT_EQ(c.ingested, 40u);
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews"), 40);
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+// End-to-end: what the store promises through the CLI — setup errors before any write, the
+// identities of records, concurrent writers, run keys without machine paths, unfinished work.
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/run_revsum.h"
+
+namespace revsum {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::RunRevsum;
+using testing::TempDir;
+
+const std::string kSamples = REVSUM_SAMPLES;
+
+std::string QueryText(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  std::string out;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+    out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+class StoreCliTest : public ::testing::Test {
+ protected:
+  TempDir dir_;
+  std::string db_ = dir_ / "reviews.db";
+};
+
+TEST_F(StoreCliTest, RunChecksItsModelFilesBeforeTouchingTheStore) {
+  fs::create_directories(dir_.path() / "empty_models");
+  CommandResult r = RunRevsum("run " + kSamples + "/en_reviews.jsonl --db " + db_, "",
+                              "REVSUM_MODELS_DIR=" + dir_ / "empty_models");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("empty_models"));
+  EXPECT_FALSE(fs::exists(db_)) << "the store was created before the models were checked";
+}
+
+TEST_F(StoreCliTest, IngestFailsWithoutTheTokenizerVocabulary) {
+  fs::create_directories(dir_.path() / "empty_models");
+  CommandResult r = RunRevsum("ingest -q " + kSamples + "/en_reviews.jsonl --db " + db_, "",
+                              "REVSUM_MODELS_DIR=" + dir_ / "empty_models");
+  EXPECT_EQ(r.exit_code, 1) << "token counts must not be silently NULL";
+  EXPECT_THAT(r.err, HasSubstr("tiktoken"));
+}
+
+TEST_F(StoreCliTest, SetupErrorsExitOneNotThree) {
+  for (const std::string& input : {dir_ / "missing.jsonl", dir_.path().string()}) {
+    CommandResult r = RunRevsum("ingest " + input + " --db " + db_);
+    EXPECT_EQ(r.exit_code, 1) << input << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr(input));
+  }
+  CommandResult r = RunRevsum("ingest " + kSamples + "/en_reviews.jsonl " + dir_ / "missing.jsonl" +
+                              " --db " + db_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_FALSE(fs::exists(db_)) << "inputs are checked before anything is stored";
+}
+
+TEST_F(StoreCliTest, ReviewsThatCleanToNothingAreRejectedNotStoredInvisible) {
+  std::ofstream(dir_ / "empty.jsonl")
+      << "{\"text\":\"\xF0\x9F\x98\x80\xF0\x9F\x98\x80\"}\n"  // emoji only
+      << "{\"text\":\"\\u200b\\u2003\"}\n"
+      << "{\"text\":\"<p></p>\"}\n"
+      << "{\"text\":\"&nbsp;\"}\n"
+      << "{\"text\":\"???\"}\n"
+      << "{\"text\":\"Works fine.\"}\n";
+  CommandResult r = RunRevsum("ingest " + dir_ / "empty.jsonl" + " --db " + db_);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  // Emoji and "???" are something the reviewer said: kept, with one sentence; the rest are rejects.
+  EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM reviews"), "3");
+  EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM rejects WHERE reason LIKE 'no text after%'"), "3");
+  EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM sentences WHERE text = '\?\?\?'"), "1");
+  EXPECT_EQ(QueryText(db_,
+                      "SELECT count(*) FROM reviews r WHERE NOT EXISTS "
+                      "(SELECT 1 FROM sentences s WHERE s.review_id = r.id)"),
+            "0");
+}
+
+TEST_F(StoreCliTest, ConcurrentIngestsIntoANewStoreAllSucceed) {
+  // Before: "migrating to schema 1: table sources already exists" for three of four.
+  std::vector<std::string> files;
+  for (int i = 0; i < 4; ++i) {
+    std::string f = dir_ / ("d" + std::to_string(i) + ".jsonl");
+    std::ofstream out(f);
+    for (int k = 0; k < 300; ++k) {
+      out << "{\"text\":\"Review " << i << "-" << k << " is fine.\",\"asin\":\"P" << i << "\"}\n";
+    }
+    files.push_back(f);
+  }
+  std::vector<CommandResult> results(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back(
+        [&, i] { results[i] = RunRevsum("ingest -q " + files[i] + " --db " + db_); });
+  }
+  for (auto& t : threads) t.join();
+  for (const CommandResult& r : results) EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM reviews"), "1200");
+}
+
+TEST_F(StoreCliTest, RunKeysNameSeedSetsByHashNotByPath) {
+  ASSERT_EQ(RunRevsum("run -q " + kSamples + "/en_reviews.jsonl --embedder lexical --db " + db_)
+                .exit_code,
+            0);
+  const std::string key = QueryText(db_, "SELECT key FROM runs");
+  EXPECT_THAT(key, HasSubstr("seeds=en.txt@"));
+  EXPECT_THAT(key, Not(HasSubstr("/")));
+  EXPECT_THAT(QueryText(db_, "SELECT params FROM runs"), Not(HasSubstr("/models/")));
+}
+
+TEST_F(StoreCliTest, TheSameDumpUnderAnotherPathAddsNoRejects) {
+  ASSERT_EQ(
+      RunRevsum("ingest -q " + kSamples + "/messy/malformed_json.jsonl --db " + db_).exit_code, 3);
+  const std::string rejects = QueryText(db_, "SELECT count(*) FROM rejects");
+  fs::copy_file(kSamples + "/messy/malformed_json.jsonl", dir_.path() / "copy.jsonl");
+  EXPECT_EQ(RunRevsum("ingest -q " + dir_ / "copy.jsonl" + " --db " + db_).exit_code, 3);
+  std::ifstream in(kSamples + "/messy/malformed_json.jsonl");
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(RunRevsum("ingest -q - --db " + db_, bytes).exit_code, 3);
+  EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM rejects"), rejects);
+}
+
+}  // namespace
+}  // namespace revsum
