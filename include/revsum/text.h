@@ -3,11 +3,14 @@
 //   Review::text ──CleanWithOffsets──▶ MappedText ──SentenceSegmenter──▶ Sentence[]
 //                                                   WordSegmenter ─────▶ words, word counts
 //
-// Cleaning is, in this order: HTML tags removed (block tags such as <br>, <p>, <div>, <li> become
-// line breaks), HTML entities decoded (&quot; &amp; &#39; &#x27; &nbsp; ...), NFKC normalisation
-// (ICU Normalizer2; full-width forms become ASCII, so `！？，；～` become `!?,;~`), control and
-// format characters dropped (except ZWJ and emoji tag characters), and whitespace collapsed (a run
-// containing a line break becomes one '\n', any other run one ' ').
+// Cleaning is, in this order: HTML markup removed — every start/end tag of any element name,
+// comments, doctypes, CDATA sections and processing instructions; block tags such as <br>, <p>,
+// <div>, <li> become line breaks; the content of <script>, <style>, <template>, <noscript>,
+// <iframe>, ... is dropped too; "I <3 it" and "5 < 6 and 7 > 3" are text, not tags —, HTML entities
+// decoded (&quot; &amp; &#39; &#x27; &nbsp; ...), NFKC normalisation (ICU Normalizer2; full-width
+// forms become ASCII, so `！？，；～` become `!?,;~`), control and format characters dropped
+// (except ZWJ and emoji tag characters), and whitespace collapsed (a run containing a line break
+// becomes one '\n', any other run one ' ').
 //
 // Every cleaned code point remembers the span of ORIGINAL code points it came from, so sentences
 // carry offsets into Review::text (see revsum::Sentence).
@@ -47,9 +50,9 @@ namespace revsum {
 // (an entity, or NFKC expanding "…" into "..."), and a span may cover characters that produced
 // nothing (a removed tag before a kept character is not part of any span).
 struct MappedText {
-  std::u32string text;          // cleaned code points; '\n' marks a hard line break
-  std::vector<int32_t> begin;   // first original code point of text[i], inclusive
-  std::vector<int32_t> end;     // one past the last original code point of text[i]
+  std::u32string text;         // cleaned code points; '\n' marks a hard line break
+  std::vector<int32_t> begin;  // first original code point of text[i], inclusive
+  std::vector<int32_t> end;    // one past the last original code point of text[i]
 };
 
 // Cleans `original` and keeps the offset map. Leading and trailing whitespace is dropped; inside,

@@ -23,7 +23,8 @@ namespace {
 using text_internal::AppendUtf8;
 using text_internal::DecodeUtf8;
 
-// What a recognised HTML tag turns into.
+// What removed markup turns into: a line break (block elements), a space (cells, embedded media,
+// elements whose content is dropped), or nothing (inline elements, comments, unknown elements).
 enum class TagKind { kBlock, kSpace, kInline };
 
 struct TagName {
@@ -31,38 +32,54 @@ struct TagName {
   TagKind kind;
 };
 
-// Elements seen in review dumps. Block elements end a line of text; cells and embedded media
-// separate words; everything else (a, b, i, span, ...) vanishes. Unknown names are not tags: "<3"
-// or "a<b and c>d" stay text.
+// Elements whose effect on the text is more than vanishing. Every other element name (a, b, span,
+// svg, form, my-widget, ...) is removed too and becomes nothing; see ParseMarkup.
 constexpr std::array kTags = {
-    TagName{"br", TagKind::kBlock},       TagName{"p", TagKind::kBlock},
-    TagName{"div", TagKind::kBlock},      TagName{"li", TagKind::kBlock},
-    TagName{"ul", TagKind::kBlock},       TagName{"ol", TagKind::kBlock},
-    TagName{"hr", TagKind::kBlock},       TagName{"h1", TagKind::kBlock},
-    TagName{"h2", TagKind::kBlock},       TagName{"h3", TagKind::kBlock},
-    TagName{"h4", TagKind::kBlock},       TagName{"h5", TagKind::kBlock},
-    TagName{"h6", TagKind::kBlock},       TagName{"tr", TagKind::kBlock},
-    TagName{"table", TagKind::kBlock},    TagName{"blockquote", TagKind::kBlock},
-    TagName{"pre", TagKind::kBlock},      TagName{"dl", TagKind::kBlock},
-    TagName{"dt", TagKind::kBlock},       TagName{"dd", TagKind::kBlock},
-    TagName{"section", TagKind::kBlock},  TagName{"article", TagKind::kBlock},
-    TagName{"td", TagKind::kSpace},       TagName{"th", TagKind::kSpace},
-    TagName{"img", TagKind::kSpace},      TagName{"iframe", TagKind::kSpace},
-    TagName{"video", TagKind::kSpace},    TagName{"a", TagKind::kInline},
-    TagName{"b", TagKind::kInline},       TagName{"i", TagKind::kInline},
-    TagName{"u", TagKind::kInline},       TagName{"s", TagKind::kInline},
-    TagName{"em", TagKind::kInline},      TagName{"strong", TagKind::kInline},
-    TagName{"span", TagKind::kInline},    TagName{"font", TagKind::kInline},
-    TagName{"small", TagKind::kInline},   TagName{"big", TagKind::kInline},
-    TagName{"sub", TagKind::kInline},     TagName{"sup", TagKind::kInline},
-    TagName{"code", TagKind::kInline},    TagName{"center", TagKind::kInline},
-    TagName{"strike", TagKind::kInline},  TagName{"del", TagKind::kInline},
-    TagName{"ins", TagKind::kInline},     TagName{"mark", TagKind::kInline},
-    TagName{"q", TagKind::kInline},       TagName{"cite", TagKind::kInline},
-    TagName{"abbr", TagKind::kInline},    TagName{"wbr", TagKind::kInline},
-    TagName{"tbody", TagKind::kInline},   TagName{"thead", TagKind::kInline},
+    TagName{"br", TagKind::kBlock},         TagName{"p", TagKind::kBlock},
+    TagName{"div", TagKind::kBlock},        TagName{"li", TagKind::kBlock},
+    TagName{"ul", TagKind::kBlock},         TagName{"ol", TagKind::kBlock},
+    TagName{"hr", TagKind::kBlock},         TagName{"h1", TagKind::kBlock},
+    TagName{"h2", TagKind::kBlock},         TagName{"h3", TagKind::kBlock},
+    TagName{"h4", TagKind::kBlock},         TagName{"h5", TagKind::kBlock},
+    TagName{"h6", TagKind::kBlock},         TagName{"tr", TagKind::kBlock},
+    TagName{"table", TagKind::kBlock},      TagName{"blockquote", TagKind::kBlock},
+    TagName{"pre", TagKind::kBlock},        TagName{"dl", TagKind::kBlock},
+    TagName{"dt", TagKind::kBlock},         TagName{"dd", TagKind::kBlock},
+    TagName{"section", TagKind::kBlock},    TagName{"article", TagKind::kBlock},
+    TagName{"header", TagKind::kBlock},     TagName{"footer", TagKind::kBlock},
+    TagName{"nav", TagKind::kBlock},        TagName{"main", TagKind::kBlock},
+    TagName{"aside", TagKind::kBlock},      TagName{"figure", TagKind::kBlock},
+    TagName{"figcaption", TagKind::kBlock}, TagName{"address", TagKind::kBlock},
+    TagName{"caption", TagKind::kBlock},    TagName{"details", TagKind::kBlock},
+    TagName{"summary", TagKind::kBlock},    TagName{"form", TagKind::kBlock},
+    TagName{"fieldset", TagKind::kBlock},   TagName{"legend", TagKind::kBlock},
+    TagName{"td", TagKind::kSpace},         TagName{"th", TagKind::kSpace},
+    TagName{"img", TagKind::kSpace},        TagName{"iframe", TagKind::kSpace},
+    TagName{"video", TagKind::kSpace},      TagName{"audio", TagKind::kSpace},
+    TagName{"embed", TagKind::kSpace},      TagName{"object", TagKind::kSpace},
+    TagName{"canvas", TagKind::kSpace},     TagName{"svg", TagKind::kSpace},
+    TagName{"math", TagKind::kSpace},       TagName{"input", TagKind::kSpace},
+    TagName{"button", TagKind::kSpace},     TagName{"select", TagKind::kSpace},
+    TagName{"option", TagKind::kSpace},     TagName{"textarea", TagKind::kSpace},
+    TagName{"label", TagKind::kSpace},
 };
 
+// Elements whose content is not text a reader sees (code, styles, inert templates, fallbacks):
+// the element is removed with everything up to its end tag; the removal becomes one space. Without
+// an end tag only the start tag is removed: a browser would hide the rest of the text, but a review
+// that says "I love the <style> of it" should not lose its remaining sentences.
+constexpr std::array<std::string_view, 8> kDroppedContent = {
+    "script", "style", "template", "noscript", "iframe", "noembed", "noframes", "xmp"};
+
+// Attribute names that stand alone without a value. A start tag with any other bare word and no
+// "name=value" is read as text: "a<b and c>d" is prose, "<input disabled>" is a tag.
+constexpr std::array<std::string_view, 27> kBooleanAttributes = {
+    "allowfullscreen", "async",    "autofocus",  "autoplay", "checked",
+    "controls",        "default",  "defer",      "disabled", "hidden",
+    "inert",           "ismap",    "itemscope",  "loop",     "multiple",
+    "muted",           "nomodule", "novalidate", "open",     "playsinline",
+    "readonly",        "required", "reversed",   "selected", "formnovalidate",
+    "nowrap",          "compact"};
 struct Entity {
   std::string_view name;
   char32_t value;
@@ -71,34 +88,34 @@ struct Entity {
 // Named character references (HTML5) that occur in review dumps. Matched case-sensitively, then
 // lower-cased (dumps contain "&QUOT;" and "&Amp;").
 constexpr std::array kEntities = {
-    Entity{"quot", U'"'},      Entity{"amp", U'&'},       Entity{"apos", U'\''},
-    Entity{"lt", U'<'},        Entity{"gt", U'>'},        Entity{"nbsp", 0xA0},
-    Entity{"ensp", 0x2002},    Entity{"emsp", 0x2003},    Entity{"thinsp", 0x2009},
-    Entity{"shy", 0xAD},       Entity{"zwj", 0x200D},     Entity{"zwnj", 0x200C},
-    Entity{"hellip", 0x2026},  Entity{"mdash", 0x2014},   Entity{"ndash", 0x2013},
-    Entity{"lsquo", 0x2018},   Entity{"rsquo", 0x2019},   Entity{"sbquo", 0x201A},
-    Entity{"ldquo", 0x201C},   Entity{"rdquo", 0x201D},   Entity{"bdquo", 0x201E},
-    Entity{"laquo", 0xAB},     Entity{"raquo", 0xBB},     Entity{"middot", 0xB7},
-    Entity{"bull", 0x2022},    Entity{"copy", 0xA9},      Entity{"reg", 0xAE},
-    Entity{"trade", 0x2122},   Entity{"deg", 0xB0},       Entity{"times", 0xD7},
-    Entity{"divide", 0xF7},    Entity{"plusmn", 0xB1},    Entity{"micro", 0xB5},
-    Entity{"frac12", 0xBD},    Entity{"frac14", 0xBC},    Entity{"frac34", 0xBE},
-    Entity{"euro", 0x20AC},    Entity{"pound", 0xA3},     Entity{"yen", 0xA5},
-    Entity{"cent", 0xA2},      Entity{"sect", 0xA7},      Entity{"para", 0xB6},
-    Entity{"iexcl", 0xA1},     Entity{"iquest", 0xBF},    Entity{"hearts", 0x2665},
-    Entity{"star", 0x2606},    Entity{"rarr", 0x2192},    Entity{"larr", 0x2190},
-    Entity{"szlig", 0xDF},     Entity{"aacute", 0xE1},    Entity{"agrave", 0xE0},
-    Entity{"acirc", 0xE2},     Entity{"auml", 0xE4},      Entity{"atilde", 0xE3},
-    Entity{"aring", 0xE5},     Entity{"aelig", 0xE6},     Entity{"ccedil", 0xE7},
-    Entity{"eacute", 0xE9},    Entity{"egrave", 0xE8},    Entity{"ecirc", 0xEA},
-    Entity{"euml", 0xEB},      Entity{"iacute", 0xED},    Entity{"igrave", 0xEC},
-    Entity{"icirc", 0xEE},     Entity{"iuml", 0xEF},      Entity{"ntilde", 0xF1},
-    Entity{"oacute", 0xF3},    Entity{"ograve", 0xF2},    Entity{"ocirc", 0xF4},
-    Entity{"ouml", 0xF6},      Entity{"otilde", 0xF5},    Entity{"oslash", 0xF8},
-    Entity{"uacute", 0xFA},    Entity{"ugrave", 0xF9},    Entity{"ucirc", 0xFB},
-    Entity{"uuml", 0xFC},      Entity{"yuml", 0xFF},      Entity{"Auml", 0xC4},
-    Entity{"Ouml", 0xD6},      Entity{"Uuml", 0xDC},      Entity{"Eacute", 0xC9},
-    Entity{"Aacute", 0xC1},    Entity{"Ntilde", 0xD1},    Entity{"Ccedil", 0xC7},
+    Entity{"quot", U'"'},     Entity{"amp", U'&'},     Entity{"apos", U'\''},
+    Entity{"lt", U'<'},       Entity{"gt", U'>'},      Entity{"nbsp", 0xA0},
+    Entity{"ensp", 0x2002},   Entity{"emsp", 0x2003},  Entity{"thinsp", 0x2009},
+    Entity{"shy", 0xAD},      Entity{"zwj", 0x200D},   Entity{"zwnj", 0x200C},
+    Entity{"hellip", 0x2026}, Entity{"mdash", 0x2014}, Entity{"ndash", 0x2013},
+    Entity{"lsquo", 0x2018},  Entity{"rsquo", 0x2019}, Entity{"sbquo", 0x201A},
+    Entity{"ldquo", 0x201C},  Entity{"rdquo", 0x201D}, Entity{"bdquo", 0x201E},
+    Entity{"laquo", 0xAB},    Entity{"raquo", 0xBB},   Entity{"middot", 0xB7},
+    Entity{"bull", 0x2022},   Entity{"copy", 0xA9},    Entity{"reg", 0xAE},
+    Entity{"trade", 0x2122},  Entity{"deg", 0xB0},     Entity{"times", 0xD7},
+    Entity{"divide", 0xF7},   Entity{"plusmn", 0xB1},  Entity{"micro", 0xB5},
+    Entity{"frac12", 0xBD},   Entity{"frac14", 0xBC},  Entity{"frac34", 0xBE},
+    Entity{"euro", 0x20AC},   Entity{"pound", 0xA3},   Entity{"yen", 0xA5},
+    Entity{"cent", 0xA2},     Entity{"sect", 0xA7},    Entity{"para", 0xB6},
+    Entity{"iexcl", 0xA1},    Entity{"iquest", 0xBF},  Entity{"hearts", 0x2665},
+    Entity{"star", 0x2606},   Entity{"rarr", 0x2192},  Entity{"larr", 0x2190},
+    Entity{"szlig", 0xDF},    Entity{"aacute", 0xE1},  Entity{"agrave", 0xE0},
+    Entity{"acirc", 0xE2},    Entity{"auml", 0xE4},    Entity{"atilde", 0xE3},
+    Entity{"aring", 0xE5},    Entity{"aelig", 0xE6},   Entity{"ccedil", 0xE7},
+    Entity{"eacute", 0xE9},   Entity{"egrave", 0xE8},  Entity{"ecirc", 0xEA},
+    Entity{"euml", 0xEB},     Entity{"iacute", 0xED},  Entity{"igrave", 0xEC},
+    Entity{"icirc", 0xEE},    Entity{"iuml", 0xEF},    Entity{"ntilde", 0xF1},
+    Entity{"oacute", 0xF3},   Entity{"ograve", 0xF2},  Entity{"ocirc", 0xF4},
+    Entity{"ouml", 0xF6},     Entity{"otilde", 0xF5},  Entity{"oslash", 0xF8},
+    Entity{"uacute", 0xFA},   Entity{"ugrave", 0xF9},  Entity{"ucirc", 0xFB},
+    Entity{"uuml", 0xFC},     Entity{"yuml", 0xFF},    Entity{"Auml", 0xC4},
+    Entity{"Ouml", 0xD6},     Entity{"Uuml", 0xDC},    Entity{"Eacute", 0xC9},
+    Entity{"Aacute", 0xC1},   Entity{"Ntilde", 0xD1},  Entity{"Ccedil", 0xC7},
 };
 
 // HTML5 reads numeric references 0x80..0x9F as windows-1252 (dumps encode ’ as &#146;).
@@ -109,36 +126,53 @@ constexpr std::array<char32_t, 32> kWindows1252 = {
 
 bool IsAsciiAlpha(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAsciiDigit(char32_t c) { return c >= '0' && c <= '9'; }
-bool IsAsciiSpace(char32_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool IsAsciiSpace(char32_t c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
 char32_t AsciiLower(char32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 
-// Recognises an HTML tag or comment starting at s[i] == '<'. On success sets *length (code points,
-// including '<' and '>') and *kind.
-bool ParseTag(std::u32string_view s, size_t i, size_t* length, TagKind* kind) {
-  constexpr size_t kMaxTag = 1024;  // longer "tags" are text with a stray '<'
-  size_t j = i + 1;
-  if (s.substr(j, 3) == U"!--") {  // comment: <!-- ... -->
-    size_t close = s.find(U"-->", j + 3);
-    if (close == std::u32string_view::npos || close - i > 4 * kMaxTag) return false;
-    *length = close + 3 - i;
-    *kind = TagKind::kInline;
-    return true;
+// Longest markup construct recognised; a longer "tag" is text with a stray '<'. Comments and
+// dropped-content elements may be longer (kMaxSection).
+constexpr size_t kMaxTag = 1024;
+constexpr size_t kMaxSection = 1 << 20;
+
+bool StartsWithIgnoringAsciiCase(std::u32string_view s, size_t i, std::string_view lower) {
+  if (i + lower.size() > s.size()) return false;
+  for (size_t k = 0; k < lower.size(); ++k) {
+    if (AsciiLower(s[i + k]) != static_cast<unsigned char>(lower[k])) return false;
   }
-  if (j < s.size() && s[j] == '/') ++j;
-  std::string name;
-  while (j < s.size() && name.size() <= 10 && (IsAsciiAlpha(s[j]) || IsAsciiDigit(s[j]))) {
-    name.push_back(static_cast<char>(AsciiLower(s[j])));
-    ++j;
+  return true;
+}
+
+bool IsTagNameChar(char32_t c) {
+  return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '-' || c == '_' || c == ':' || c == '.';
+}
+
+// The end of `terminator` searched from s[from], as an index one past it, or npos.
+size_t FindEnd(std::u32string_view s, size_t from, std::u32string_view terminator, size_t limit) {
+  const size_t at = s.find(terminator, from);
+  if (at == std::u32string_view::npos || at + terminator.size() - from > limit) {
+    return std::u32string_view::npos;
   }
-  if (name.empty() || !IsAsciiAlpha(static_cast<unsigned char>(name[0]))) return false;
-  if (j >= s.size() || !(s[j] == '>' || s[j] == '/' || IsAsciiSpace(s[j]))) return false;
-  const auto tag = std::find_if(kTags.begin(), kTags.end(),
-                                [&](const TagName& t) { return t.name == name; });
-  if (tag == kTags.end()) return false;
-  // Scan to '>' honouring quoted attribute values; a '<' before the end means this was not a tag.
-  // Attributes must have values ("<a href=...>"): "a<b and c>d" is text, not a <b> tag.
+  return at + terminator.size();
+}
+
+// Scans attributes of a start or end tag from s[j] to its '>', honouring quoted values. Returns
+// the index one past '>', or npos when this is not a tag (no '>', a '<' first, too long, or, for a
+// start tag, bare words that are not boolean attributes and no attribute with a value).
+size_t ScanAttributes(std::u32string_view s, size_t i, size_t j, bool end_tag) {
   char32_t quote = 0;
-  bool bare_words = false, has_value = false;
+  bool has_value = false, unknown_bare_word = false;
+  std::string word;
+  auto end_word = [&] {
+    if (word.empty()) return;
+    if (std::find(kBooleanAttributes.begin(), kBooleanAttributes.end(), word) ==
+            kBooleanAttributes.end() &&
+        word.rfind("data-", 0) != 0 && word.rfind("aria-", 0) != 0) {
+      unknown_bare_word = true;
+    }
+    word.clear();
+  };
   for (; j < s.size() && j - i < kMaxTag; ++j) {
     const char32_t c = s[j];
     if (quote) {
@@ -147,18 +181,74 @@ bool ParseTag(std::u32string_view s, size_t i, size_t* length, TagKind* kind) {
       quote = c;
     } else if (c == '=') {
       has_value = true;
+      word.clear();  // a named value, not a bare word
     } else if (c == '>') {
-      if (bare_words && !has_value) return false;
-      *length = j + 1 - i;
-      *kind = tag->kind;
-      return true;
-    } else if (!IsAsciiSpace(c) && c != '/') {
-      bare_words = true;
+      end_word();
+      if (!end_tag && unknown_bare_word && !has_value) return std::u32string_view::npos;
+      return j + 1;
     } else if (c == '<') {
-      return false;
+      return std::u32string_view::npos;
+    } else if (IsAsciiSpace(c) || c == '/') {
+      end_word();
+    } else {
+      word.push_back(c < 0x80 ? static_cast<char>(AsciiLower(c)) : '?');
     }
   }
-  return false;
+  return std::u32string_view::npos;
+}
+
+// Recognises markup starting at s[i] == '<' as the HTML tokenizer would: a start or end tag of any
+// element name (ASCII letter first), a comment <!-- -->, a CDATA section <![CDATA[ ]]>, a doctype
+// or other <!...> declaration, or a processing instruction <?...>. A start tag of a
+// kDroppedContent element extends to the end of its element. On success sets *length (code points)
+// and *kind. Text such as "I <3 it", "5 < 6 and 7 > 3" and "a<b and c>d" is not markup.
+bool ParseMarkup(std::u32string_view s, size_t i, size_t* length, TagKind* kind) {
+  constexpr size_t npos = std::u32string_view::npos;
+  size_t j = i + 1;
+  if (j >= s.size()) return false;
+  size_t end = npos;
+  *kind = TagKind::kInline;
+  if (s.substr(j, 3) == U"!--") {
+    end = FindEnd(s, j + 3, U"-->", kMaxSection);
+  } else if (s.substr(j, 8) == U"![CDATA[") {
+    end = FindEnd(s, j + 8, U"]]>", kMaxSection);
+  } else if (s[j] == '!' || s[j] == '?') {
+    end = FindEnd(s, j + 1, U">", kMaxTag);
+  } else {
+    const bool end_tag = s[j] == '/';
+    if (end_tag) ++j;
+    if (j >= s.size() || !IsAsciiAlpha(s[j])) return false;
+    std::string name;
+    while (j < s.size() && name.size() <= 64 && IsTagNameChar(s[j])) {
+      name.push_back(static_cast<char>(AsciiLower(s[j])));
+      ++j;
+    }
+    if (j >= s.size() || !(s[j] == '>' || s[j] == '/' || IsAsciiSpace(s[j]))) return false;
+    end = ScanAttributes(s, i, j, end_tag);
+    if (end == npos) return false;
+    const auto tag =
+        std::find_if(kTags.begin(), kTags.end(), [&](const TagName& t) { return t.name == name; });
+    if (tag != kTags.end()) *kind = tag->kind;
+    if (!end_tag &&
+        std::find(kDroppedContent.begin(), kDroppedContent.end(), name) != kDroppedContent.end()) {
+      *kind = TagKind::kSpace;
+      // The content runs to the first "</name" followed by a tag-name terminator, then its '>'.
+      size_t k = end;
+      while ((k = s.find(U"</", k)) != npos && k - i <= kMaxSection) {
+        const size_t after = k + 2 + name.size();
+        if (StartsWithIgnoringAsciiCase(s, k + 2, name) && after < s.size() &&
+            (s[after] == '>' || s[after] == '/' || IsAsciiSpace(s[after]))) {
+          const size_t close = s.find(U'>', after);
+          if (close != npos) end = close + 1;
+          break;
+        }
+        k += 2;
+      }
+    }
+  }
+  if (end == npos) return false;
+  *length = end - i;
+  return true;
 }
 
 // Recognises a character reference starting at s[i] == '&' ("&name;", "&#123;", "&#x1F600;").
@@ -174,9 +264,12 @@ bool ParseEntity(std::u32string_view s, size_t i, size_t* length, char32_t* valu
     while (j < s.size() && j - digits_begin < 8) {
       const char32_t c = s[j];
       int d = -1;
-      if (IsAsciiDigit(c)) d = static_cast<int>(c - '0');
-      else if (hex && c >= 'a' && c <= 'f') d = static_cast<int>(c - 'a' + 10);
-      else if (hex && c >= 'A' && c <= 'F') d = static_cast<int>(c - 'A' + 10);
+      if (IsAsciiDigit(c))
+        d = static_cast<int>(c - '0');
+      else if (hex && c >= 'a' && c <= 'f')
+        d = static_cast<int>(c - 'a' + 10);
+      else if (hex && c >= 'A' && c <= 'F')
+        d = static_cast<int>(c - 'A' + 10);
       if (d < 0) break;
       v = v * (hex ? 16 : 10) + static_cast<uint32_t>(d);
       ++j;
@@ -227,7 +320,7 @@ struct Spans {
   }
 };
 
-// Step 1: tags removed (block tags -> '\n'), character references decoded.
+// Step 1: markup removed (block tags -> '\n'; see ParseMarkup), character references decoded.
 Spans RemoveMarkup(std::u32string_view s) {
   Spans out;
   out.Reserve(s.size());
@@ -238,7 +331,7 @@ Spans RemoveMarkup(std::u32string_view s) {
     size_t length = 0;
     if (maybe_markup && c == '<') {
       TagKind kind;
-      if (ParseTag(s, i, &length, &kind)) {
+      if (ParseMarkup(s, i, &length, &kind)) {
         const auto to = static_cast<int32_t>(i + length);
         if (kind == TagKind::kBlock) out.Push('\n', at, to);
         if (kind == TagKind::kSpace) out.Push(' ', at, to);
@@ -287,7 +380,8 @@ const icu::Normalizer2& Nfkc() {
 // normalisation boundary before it and runs to the next such character, so normalising chunks
 // separately equals normalising the whole text, and each output code point maps to its chunk.
 Spans NormalizeNfkc(const Spans& in) {
-  const bool ascii = std::all_of(in.text.begin(), in.text.end(), [](char32_t c) { return c < 0x80; });
+  const bool ascii =
+      std::all_of(in.text.begin(), in.text.end(), [](char32_t c) { return c < 0x80; });
   if (ascii) return in;  // ASCII is NFKC-invariant
   const icu::Normalizer2& nfkc = Nfkc();
   Spans out;

@@ -1,5 +1,9 @@
 // Specification of CleanText / CleanWithOffsets: HTML, entities, NFKC, controls, whitespace.
 
+#include <cctype>
+#include <string>
+#include <vector>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -37,6 +41,233 @@ TEST(CleanText, KeepsThingsThatOnlyLookLikeTags) {
 
 TEST(CleanText, RemovesHtmlComments) {
   EXPECT_EQ(CleanText("Good<!-- imported from the old site --> value"), "Good value");
+}
+
+// Every element of HTML (living standard), plus SVG/MathML and custom elements that appear in
+// scraped pages. Cleaning keeps no tag of any of them.
+const std::vector<std::string> kAllElementNames = {"a",
+                                                   "abbr",
+                                                   "address",
+                                                   "area",
+                                                   "article",
+                                                   "aside",
+                                                   "audio",
+                                                   "b",
+                                                   "base",
+                                                   "bdi",
+                                                   "bdo",
+                                                   "blockquote",
+                                                   "body",
+                                                   "br",
+                                                   "button",
+                                                   "canvas",
+                                                   "caption",
+                                                   "cite",
+                                                   "code",
+                                                   "col",
+                                                   "colgroup",
+                                                   "data",
+                                                   "datalist",
+                                                   "dd",
+                                                   "del",
+                                                   "details",
+                                                   "dfn",
+                                                   "dialog",
+                                                   "div",
+                                                   "dl",
+                                                   "dt",
+                                                   "em",
+                                                   "embed",
+                                                   "fieldset",
+                                                   "figcaption",
+                                                   "figure",
+                                                   "footer",
+                                                   "form",
+                                                   "h1",
+                                                   "h2",
+                                                   "h3",
+                                                   "h4",
+                                                   "h5",
+                                                   "h6",
+                                                   "head",
+                                                   "header",
+                                                   "hgroup",
+                                                   "hr",
+                                                   "html",
+                                                   "i",
+                                                   "iframe",
+                                                   "img",
+                                                   "input",
+                                                   "ins",
+                                                   "kbd",
+                                                   "label",
+                                                   "legend",
+                                                   "li",
+                                                   "link",
+                                                   "main",
+                                                   "map",
+                                                   "mark",
+                                                   "menu",
+                                                   "meta",
+                                                   "meter",
+                                                   "nav",
+                                                   "noscript",
+                                                   "object",
+                                                   "ol",
+                                                   "optgroup",
+                                                   "option",
+                                                   "output",
+                                                   "p",
+                                                   "param",
+                                                   "picture",
+                                                   "pre",
+                                                   "progress",
+                                                   "q",
+                                                   "rp",
+                                                   "rt",
+                                                   "ruby",
+                                                   "s",
+                                                   "samp",
+                                                   "script",
+                                                   "search",
+                                                   "section",
+                                                   "select",
+                                                   "slot",
+                                                   "small",
+                                                   "source",
+                                                   "span",
+                                                   "strong",
+                                                   "style",
+                                                   "sub",
+                                                   "summary",
+                                                   "sup",
+                                                   "table",
+                                                   "tbody",
+                                                   "td",
+                                                   "template",
+                                                   "textarea",
+                                                   "tfoot",
+                                                   "th",
+                                                   "thead",
+                                                   "time",
+                                                   "title",
+                                                   "tr",
+                                                   "track",
+                                                   "u",
+                                                   "ul",
+                                                   "var",
+                                                   "video",
+                                                   "wbr",
+                                                   "svg",
+                                                   "math",
+                                                   "marquee",
+                                                   "blink",
+                                                   "frameset",
+                                                   "frame",
+                                                   "applet",
+                                                   "font",
+                                                   "center",
+                                                   "xmp",
+                                                   "noembed",
+                                                   "noframes",
+                                                   "plaintext",
+                                                   "foreignObject",
+                                                   "animate",
+                                                   "my-widget",
+                                                   "x-custom",
+                                                   "fb:like",
+                                                   "o:p"};
+
+bool IsDroppedContentElement(const std::string& name) {
+  for (const char* n :
+       {"script", "style", "template", "noscript", "iframe", "noembed", "noframes", "xmp"}) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+TEST(CleanText, RemovesTheTagsOfEveryElement) {
+  ASSERT_GE(kAllElementNames.size(), 48u);
+  for (const std::string& name : kAllElementNames) {
+    for (const std::string& open :
+         {"<" + name + ">", "<" + name + " class=\"x\" id='y'>", "<" + name + "/>"}) {
+      const std::string cleaned = CleanText("before " + open + "inner</" + name + "> after");
+      EXPECT_EQ(cleaned.find('<'), std::string::npos) << open << " -> " << cleaned;
+      EXPECT_EQ(cleaned.find('>'), std::string::npos) << open << " -> " << cleaned;
+      EXPECT_THAT(cleaned, ::testing::StartsWith("before")) << open;
+      EXPECT_THAT(cleaned, ::testing::EndsWith("after")) << open;
+    }
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(CleanText("x <" + upper + " A=1>y</" + upper + "> z").find('<'), std::string::npos)
+        << upper;
+  }
+}
+
+TEST(CleanText, DropsTheContentOfScriptStyleTemplateAndNoscript) {
+  for (const std::string& name : kAllElementNames) {
+    const std::string cleaned = CleanText("before <" + name + ">inner</" + name + "> after");
+    if (IsDroppedContentElement(name)) {
+      EXPECT_EQ(cleaned, "before after") << name;
+    } else {
+      EXPECT_NE(cleaned.find("inner"), std::string::npos) << name << " -> " << cleaned;
+    }
+  }
+  EXPECT_EQ(CleanText("Great<script type=\"text/javascript\">if (a < b && c > d) alert('</p>')"
+                      "</SCRIPT >kettle"),
+            "Great kettle");
+  EXPECT_EQ(CleanText("ok<style>p > a { color: red }</style>."), "ok .");
+}
+
+TEST(CleanText, KeepsTheTextAfterAnUnclosedScriptOrStyle) {
+  EXPECT_EQ(CleanText("I love the <style> of this jacket. Warm too."),
+            "I love the of this jacket. Warm too.");
+  EXPECT_EQ(CleanText("Runs <script>alert(1) but fine"), "Runs alert(1) but fine");
+}
+
+TEST(CleanText, RemovesCommentsDoctypesCdataAndProcessingInstructions) {
+  EXPECT_EQ(CleanText("a<!DOCTYPE html>b"), "ab");
+  EXPECT_EQ(CleanText("a<![CDATA[ <script>x</script> ]]>b"), "ab");
+  EXPECT_EQ(CleanText("a<?xml version=\"1.0\"?>b"), "ab");
+  EXPECT_EQ(CleanText("a<!-- <script>alert(1)</script> -->b"), "ab");
+  EXPECT_EQ(CleanText("a<!---->b"), "ab");
+}
+
+TEST(CleanText, RemovesEventHandlerAndSvgPayloads) {
+  for (const char* payload :
+       {"<img src=x onerror=alert(1)>", "<svg onload=alert(1)>", "<svg/onload=alert(1)>",
+        "<iframe src=\"javascript:alert(1)\"></iframe>", "<body onload=alert(1)>",
+        "<a href=\"javascript:alert(1)\">click</a>", "<input autofocus onfocus=alert(1)>",
+        "<details open ontoggle=alert(1)>", "<object data=\"x.swf\"></object>",
+        "<form action=\"https://evil\"><button>Go</button></form>",
+        "<math><mi xlink:href=\"javascript:alert(1)\">x</mi></math>",
+        "<video><source onerror=\"alert(1)\"></video>", "<input disabled>"}) {
+    const std::string cleaned = CleanText(std::string("Nice ") + payload + " kettle");
+    EXPECT_EQ(cleaned.find('<'), std::string::npos) << payload << " -> " << cleaned;
+    EXPECT_EQ(cleaned.find("alert"), std::string::npos) << payload << " -> " << cleaned;
+  }
+}
+
+TEST(CleanText, KeepsComparisonsHeartsAndArrows) {
+  EXPECT_EQ(CleanText("5 < 6 and 7 > 3"), "5 < 6 and 7 > 3");
+  EXPECT_EQ(CleanText("I <3 it"), "I <3 it");
+  EXPECT_EQ(CleanText("<- this one, not -> that one"), "<- this one, not -> that one");
+  EXPECT_EQ(CleanText("x << y >> z, <= 5, >= 2"), "x << y >> z, <= 5, >= 2");
+  EXPECT_EQ(CleanText("price<$20 & size<M"), "price<$20 & size<M");
+  EXPECT_EQ(CleanText("a <b and c> d"), "a <b and c> d");
+}
+
+TEST(CleanWithOffsets, MapsAroundDroppedScriptContent) {
+  // "a<script>x</script>b": a=0, <script>x</script>=1..19, b=19
+  const MappedText m = CleanWithOffsets("a<script>x</script>b");
+  ASSERT_EQ(m.text, U"a b");
+  EXPECT_THAT(m.begin, ::testing::ElementsAre(0, 1, 19));
+  EXPECT_THAT(m.end, ::testing::ElementsAre(1, 19, 20));
+  // "好<kbd>图</kbd>!": 好=0, <kbd>=1..6, 图=6, </kbd>=7..13, !=13
+  const MappedText n = CleanWithOffsets("好<kbd>图</kbd>!");
+  ASSERT_EQ(n.text, U"好图!");
+  EXPECT_THAT(n.begin, ::testing::ElementsAre(0, 6, 13));
+  EXPECT_THAT(n.end, ::testing::ElementsAre(1, 7, 14));
 }
 
 TEST(CleanText, DecodesNamedAndNumericEntities) {
