@@ -1,8 +1,15 @@
 // revsum search "text" --db PATH: full-text search over sentences (English and Chinese).
+//
+// --json prints one JSON object on stdout:
+//   {"query": TEXT, "fts5": TEXT (the query as FTS5 ran it), "products": [KEY, ...],
+//    "limit": N, "hits": [{"product": KEY, "review_id": N, "sentence_id": N, "text": TEXT}, ...]}
+// with hits best first (FTS5 rank).
 #include <iostream>
 
 #include "command.h"
 #include "common.h"
+#include "revsum/escape.h"
+#include "revsum/json.h"
 #include "revsum/text.h"
 
 namespace revsum::cli {
@@ -11,14 +18,42 @@ namespace {
 struct SearchArgs {
   std::string query, db;
   size_t limit = 20;
+  std::vector<std::string> products;
+  bool json = false;
 };
+
+std::string HitsJson(const SearchArgs& args, const std::string& query,
+                     const std::vector<SearchHit>& hits) {
+  std::string o = "{\"query\":" + JsonQuote(query) + ",\"fts5\":" + JsonQuote(FtsQuery(query));
+  o += ",\"products\":[";
+  for (size_t i = 0; i < args.products.size(); ++i) {
+    o += (i ? "," : "") + JsonQuote(args.products[i]);
+  }
+  o += "],\"limit\":" + std::to_string(args.limit) + ",\"hits\":[";
+  for (size_t i = 0; i < hits.size(); ++i) {
+    const SearchHit& h = hits[i];
+    o += (i ? ",{\"product\":" : "{\"product\":") + JsonQuote(h.product) +
+         ",\"review_id\":" + std::to_string(h.review_id) +
+         ",\"sentence_id\":" + std::to_string(h.sentence_id) + ",\"text\":" + JsonQuote(h.text) +
+         "}";
+  }
+  return o + "]}\n";
+}
 
 Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<SearchArgs>();
-  sub.add_option("query", args->query, "FTS5 query: words, \"phrases\", AND/OR/NOT, prefix*")
+  sub.add_option("query", args->query,
+                 "FTS5 query: words, \"phrases\", AND/OR/NOT, (groups), prefix*; -word leaves "
+                 "sentences with the word out, +word is the word; Chinese text matches as a "
+                 "substring")
       ->required();
   AddDbOption(sub, &args->db);
   sub.add_option("-n,--limit", args->limit, "at most this many sentences")->capture_default_str();
+  sub.add_option("--product", args->products, "only sentences of this product (repeatable)")
+      ->allow_extra_args(false);
+  sub.add_flag("--json", args->json,
+               "print one JSON object: query, fts5 (the query as run), products, limit, hits "
+               "[{product, review_id, sentence_id, text}] best first");
   return [args] {
     StoreOptions options;
     options.read_only = true;
@@ -30,10 +65,21 @@ Runner Setup(CLI::App& sub) {
       std::cerr << "revsum search: the query is empty\n";
       return kExitFailure;
     }
-    auto hits = store->Search(query, args->limit);
-    for (const SearchHit& h : hits) {
-      std::cout << "[" << h.product << " review " << h.review_id << " sentence " << h.sentence_id
-                << "] " << h.text << "\n";
+    for (const std::string& p : args->products) {
+      if (!store->HasProduct(p)) {
+        std::cerr << "revsum search: no product '" << TerminalSafe(p) << "' in "
+                  << TerminalSafe(args->db) << "\n";
+        return kExitFailure;
+      }
+    }
+    auto hits = store->SearchProducts(query, args->limit, args->products);
+    if (args->json) {
+      std::cout << HitsJson(*args, query, hits);
+    } else {
+      for (const SearchHit& h : hits) {
+        std::cout << "[" << TerminalSafe(h.product) << " review " << h.review_id << " sentence "
+                  << h.sentence_id << "] " << TerminalSafe(h.text) << "\n";
+      }
     }
     std::cerr << hits.size() << " sentence(s)\n";
     return kExitOk;

@@ -1,11 +1,31 @@
 // revsum show REVIEW|PRODUCT --db PATH: a review or a product, sentence by sentence, with ids;
 // with the latest run's summary and weights when there is one.
-#include <iomanip>
+//
+// Weights print as 3 significant digits in scientific notation (w=1.23e-02): the weights of a
+// product scope sum to 1 over thousands of sentences, so fixed decimals would print 0.0000.
+//
+// --json prints one JSON object on stdout:
+//   {"subject": TEXT, "scope": "product"|"review", "sort": "stored"|"weight",
+//    "run": null | {"id": N, "embedder": TEXT, "started_at": TEXT, "finished_at": TEXT,
+//                   "heads": [NAME, ...]},
+//    "summaries": [{"text", "sentence_ids": [N], "units_in", "units_out", "unit", "embedder",
+//                   "tokenizer", "tokens_in", "tokens_out"}],
+//    "reviews_total": N, "sentences_total": N, "sentences_shown": N,
+//    "reviews": [{"id", "product", "external_id", "rating": X|null, "title", "source", "line"}],
+//    "sentences": [{"id", "review_id", "index", "begin", "end", "text", "tokens": N|null,
+//                   "weight": X|null, "heads": {NAME: X, ...}|null}]}
+// "sentences" are in the chosen order, cut at --limit; "reviews" are those of the shown
+// sentences, in stored order; "heads" holds the run's per-head weights of each sentence.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <map>
 
 #include "command.h"
 #include "common.h"
+#include "revsum/escape.h"
+#include "revsum/json.h"
 
 namespace revsum::cli {
 namespace {
@@ -14,31 +34,129 @@ struct ShowArgs {
   std::string subject, db;
   bool heads = false;
   bool review = false, product = false;
+  bool json = false;
+  size_t limit = 100;
+  std::string sort = "stored";
 };
 
-void PrintReview(const StoredReview& r, const std::map<int64_t, ScoreRow>& scores,
-                 const std::vector<std::string>& head_names, bool heads) {
-  std::cout << "review " << r.id << "  product " << r.product;
-  if (!r.external_id.empty()) std::cout << "  id " << r.external_id;
-  if (r.rating) std::cout << "  rating " << *r.rating;
-  std::cout << "  (" << r.source << ":" << r.line << ")\n";
-  if (!r.title.empty()) std::cout << "  title: " << r.title << "\n";
-  for (const StoredSentence& s : r.sentences) {
-    std::cout << "  [" << s.id << "] ";
-    if (auto it = scores.find(s.id); it != scores.end()) {
-      std::cout << "w=" << std::fixed << std::setprecision(4) << it->second.weight << " ";
-      if (heads) {
-        std::cout << "(";
-        for (size_t h = 0; h < it->second.head_weights.size(); ++h) {
-          std::cout << (h ? " " : "")
-                    << (h < head_names.size() ? head_names[h] : "h" + std::to_string(h)) << "="
-                    << std::setprecision(4) << it->second.head_weights[h];
-        }
-        std::cout << ") ";
+// 3 significant digits, scientific: 1.23e-02. snprintf, so no stream state leaks between lines.
+std::string Weight(double w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", w);
+  return buf;
+}
+
+std::string Number(const char* format, double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// One sentence to print, with its review and its score (nullptr when the run has none for it).
+struct Line {
+  const StoredReview* review;
+  const StoredSentence* sentence;
+  const ScoreRow* score;
+};
+
+std::string HeadName(const std::vector<std::string>& names, size_t h) {
+  return h < names.size() ? names[h] : "h" + std::to_string(h);
+}
+
+void PrintReviewHeader(const StoredReview& r) {
+  std::cout << "review " << r.id << "  product " << TerminalSafe(r.product);
+  if (!r.external_id.empty()) std::cout << "  id " << TerminalSafe(r.external_id);
+  if (r.rating) std::cout << "  rating " << Number("%g", *r.rating);
+  std::cout << "  (" << TerminalSafe(r.source) << ":" << r.line << ")\n";
+  if (!r.title.empty()) std::cout << "  title: " << TerminalSafe(r.title) << "\n";
+}
+
+void PrintLine(const Line& line, const std::vector<std::string>& head_names, bool heads,
+               bool with_review) {
+  std::cout << "  [" << line.sentence->id << "] ";
+  if (line.score) {
+    std::cout << "w=" << Weight(line.score->weight) << " ";
+    if (heads) {
+      std::cout << "(";
+      for (size_t h = 0; h < line.score->head_weights.size(); ++h) {
+        std::cout << (h ? " " : "") << TerminalSafe(HeadName(head_names, h)) << "="
+                  << Weight(line.score->head_weights[h]);
       }
+      std::cout << ") ";
     }
-    std::cout << s.text << "\n";
   }
+  if (with_review) std::cout << "(review " << line.review->id << ") ";
+  std::cout << TerminalSafe(line.sentence->text) << "\n";
+}
+
+std::string ShowJson(const ShowArgs& args, const std::string& scope,
+                     const std::optional<RunInfo>& run, const std::vector<std::string>& head_names,
+                     const std::vector<StoredSummary>& summaries,
+                     const std::vector<StoredReview>& reviews, size_t sentences_total,
+                     const std::vector<Line>& shown) {
+  std::string o = "{\"subject\":" + JsonQuote(args.subject) + ",\"scope\":" + JsonQuote(scope) +
+                  ",\"sort\":" + JsonQuote(args.sort) + ",\"run\":";
+  if (run) {
+    o += "{\"id\":" + std::to_string(run->id) + ",\"embedder\":" + JsonQuote(run->embedder) +
+         ",\"started_at\":" + JsonQuote(run->started_at) +
+         ",\"finished_at\":" + JsonQuote(run->finished_at) + ",\"heads\":[";
+    for (size_t h = 0; h < head_names.size(); ++h) o += (h ? "," : "") + JsonQuote(head_names[h]);
+    o += "]}";
+  } else {
+    o += "null";
+  }
+  o += ",\"summaries\":[";
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    const StoredSummary& s = summaries[i];
+    o += (i ? ",{\"text\":" : "{\"text\":") + JsonQuote(s.text) + ",\"sentence_ids\":[";
+    for (size_t k = 0; k < s.sentence_ids.size(); ++k) {
+      o += (k ? "," : "") + std::to_string(s.sentence_ids[k]);
+    }
+    o += "],\"units_in\":" + std::to_string(s.units_in) +
+         ",\"units_out\":" + std::to_string(s.units_out) + ",\"unit\":" + JsonQuote(s.unit) +
+         ",\"embedder\":" + JsonQuote(s.embedder) +
+         ",\"tokenizer\":" + (s.tokenizer.empty() ? std::string("null") : JsonQuote(s.tokenizer)) +
+         ",\"tokens_in\":" + (s.tokenizer.empty() ? "null" : std::to_string(s.tokens_in)) +
+         ",\"tokens_out\":" + (s.tokenizer.empty() ? "null" : std::to_string(s.tokens_out)) + "}";
+  }
+  o += "],\"reviews_total\":" + std::to_string(reviews.size()) +
+       ",\"sentences_total\":" + std::to_string(sentences_total) +
+       ",\"sentences_shown\":" + std::to_string(shown.size()) + ",\"reviews\":[";
+  bool first = true;
+  for (const StoredReview& r : reviews) {
+    const bool has_shown =
+        std::any_of(shown.begin(), shown.end(), [&r](const Line& l) { return l.review == &r; });
+    if (!has_shown) continue;
+    o += (first ? "{\"id\":" : ",{\"id\":") + std::to_string(r.id) +
+         ",\"product\":" + JsonQuote(r.product) + ",\"external_id\":" + JsonQuote(r.external_id) +
+         ",\"rating\":" + (r.rating ? Number("%.17g", *r.rating) : std::string("null")) +
+         ",\"title\":" + JsonQuote(r.title) + ",\"source\":" + JsonQuote(r.source) +
+         ",\"line\":" + std::to_string(r.line) + "}";
+    first = false;
+  }
+  o += "],\"sentences\":[";
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const StoredSentence& s = *shown[i].sentence;
+    o += (i ? ",{\"id\":" : "{\"id\":") + std::to_string(s.id) +
+         ",\"review_id\":" + std::to_string(shown[i].review->id) +
+         ",\"index\":" + std::to_string(s.index) + ",\"begin\":" + std::to_string(s.begin) +
+         ",\"end\":" + std::to_string(s.end) + ",\"text\":" + JsonQuote(s.text) +
+         ",\"tokens\":" + (s.tokens >= 0 ? std::to_string(s.tokens) : std::string("null")) +
+         ",\"weight\":";
+    const ScoreRow* score = shown[i].score;
+    if (!score) {
+      o += "null,\"heads\":null}";
+      continue;
+    }
+    o += Number("%.9g", score->weight) + ",\"heads\":{";
+    for (size_t h = 0; h < score->head_weights.size(); ++h) {
+      o += (h ? "," : "") + JsonQuote(HeadName(head_names, h)) + ":" +
+           Number("%.9g", score->head_weights[h]);
+    }
+    o += "}}";
+  }
+  return o + "]}\n";
 }
 
 Runner Setup(CLI::App& sub) {
@@ -48,6 +166,20 @@ Runner Setup(CLI::App& sub) {
   sub.add_flag("--heads", args->heads, "show each attention head's weight per sentence");
   sub.add_flag("--review", args->review, "SUBJECT is a review id");
   sub.add_flag("--product", args->product, "SUBJECT is a product key");
+  sub.add_option("-n,--limit", args->limit, "print at most this many sentences (0 = all)")
+      ->capture_default_str();
+  sub.add_option("--sort", args->sort,
+                 "stored: reviews and sentences in ingest order; weight: sentences of the latest "
+                 "run by weight, highest first")
+      ->check(CLI::IsMember({"stored", "weight"}))
+      ->capture_default_str();
+  sub.add_flag("--json", args->json,
+               "print one JSON object: subject, scope, sort, run {id, embedder, heads}, "
+               "summaries, reviews_total, sentences_total, sentences_shown, reviews, sentences "
+               "[{id, review_id, text, weight, heads {NAME: weight}}]");
+  sub.footer(
+      "Weights print as 3 significant digits in scientific notation (w=1.23e-02); --json gives "
+      "them in full.");
   return [args] {
     StoreOptions options;
     options.read_only = true;
@@ -65,20 +197,18 @@ Runner Setup(CLI::App& sub) {
       scope = "review";
     }
     if (reviews.empty()) {
-      std::cerr << "revsum show: no product or review '" << args->subject << "' in " << args->db
-                << "\n";
+      std::cerr << "revsum show: no product or review '" << TerminalSafe(args->subject) << "' in "
+                << TerminalSafe(args->db) << "\n";
       return kExitFailure;
     }
     auto run = store->LatestRun();
     std::map<int64_t, ScoreRow> scores;
     std::vector<std::string> head_names;
+    std::vector<StoredSummary> summaries;
     if (run) {
       head_names = store->RunHeadNames(run->id);
       std::string subject = scope == "product" ? args->subject : std::to_string(reviews[0].id);
-      for (const StoredSummary& s : store->GetSummaries(run->id, scope, subject)) {
-        std::cout << "summary (run " << run->id << ", " << s.embedder << ", " << s.units_out << "/"
-                  << s.units_in << " " << s.unit << "):\n  " << s.text << "\n\n";
-      }
+      summaries = store->GetSummaries(run->id, scope, subject);
       std::vector<int64_t> ids;
       for (const auto& r : reviews) {
         for (const auto& s : r.sentences) ids.push_back(s.id);
@@ -89,9 +219,61 @@ Runner Setup(CLI::App& sub) {
         for (auto& [id, row] : store->GetScores(run->id, "product", ids)) scores[id] = row;
       }
     }
-    if (as_product)
-      std::cout << "product " << args->subject << ": " << reviews.size() << " reviews\n";
-    for (const StoredReview& r : reviews) PrintReview(r, scores, head_names, args->heads);
+
+    std::vector<Line> lines;
+    for (const StoredReview& r : reviews) {
+      for (const StoredSentence& s : r.sentences) {
+        auto it = scores.find(s.id);
+        lines.push_back({&r, &s, it == scores.end() ? nullptr : &it->second});
+      }
+    }
+    const size_t total = lines.size();
+    if (args->sort == "weight") {
+      if (scores.empty()) {
+        std::cerr << "revsum show: no weights for '" << TerminalSafe(args->subject)
+                  << "': summarize first (revsum summarize --db " << TerminalSafe(args->db)
+                  << ")\n";
+        return kExitFailure;
+      }
+      // Highest weight first; unscored sentences last; ties keep the stored order.
+      std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+        if (!a.score || !b.score) return a.score && !b.score;
+        return a.score->weight > b.score->weight;
+      });
+    }
+    if (args->limit > 0 && lines.size() > args->limit) lines.resize(args->limit);
+
+    if (args->json) {
+      std::cout << ShowJson(*args, scope, run, head_names, summaries, reviews, total, lines);
+      return kExitOk;
+    }
+    for (const StoredSummary& s : summaries) {
+      std::cout << "summary (run " << run->id << ", " << TerminalSafe(s.embedder) << ", "
+                << s.units_out << "/" << s.units_in << " " << TerminalSafe(s.unit) << "):\n  "
+                << TerminalSafe(s.text) << "\n\n";
+    }
+    if (as_product) {
+      std::cout << "product " << TerminalSafe(args->subject) << ": " << reviews.size()
+                << " reviews, " << total << " sentences"
+                << (args->sort == "weight" ? ", by weight (run " + std::to_string(run->id) + ")"
+                                           : std::string())
+                << "\n";
+    }
+    if (args->sort == "weight") {
+      if (!as_product) PrintReviewHeader(reviews[0]);
+      for (const Line& line : lines) PrintLine(line, head_names, args->heads, as_product);
+    } else {
+      const StoredReview* current = nullptr;
+      for (const Line& line : lines) {
+        if (line.review != current) PrintReviewHeader(*line.review);
+        current = line.review;
+        PrintLine(line, head_names, args->heads, false);
+      }
+    }
+    if (lines.size() < total) {
+      std::cerr << "revsum show: " << lines.size() << " of " << total
+                << " sentences shown (--limit 0 shows all)\n";
+    }
     return kExitOk;
   };
 }

@@ -1,0 +1,282 @@
+// End-to-end specification of what the read-only commands (stats, search, show) print, for people
+// (plain text) and for programs (--json), on a store summarised from samples/.
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "support/run_revsum.h"
+
+namespace revsum {
+namespace {
+
+using testing::CommandResult;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::RunRevsum;
+using testing::TempDir;
+
+const std::string kSamples = REVSUM_SAMPLES;
+
+// One store for the whole suite: the samples ingested and summarised, plus one hostile review
+// whose product key and text carry terminal escape sequences.
+class OutputCliTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    db_ = new std::string(*dir_ / "reviews.db");
+    CommandResult r =
+        RunRevsum("run " + kSamples + "/en_reviews.jsonl " + kSamples + "/mixed_reviews.jsonl " +
+                  kSamples + "/zh_reviews.csv --db " + *db_ + " --budget 30w --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = RunRevsum(
+        "ingest - --db " + *db_ + " --quiet",
+        "{\"text\":\"Red \\u001b[31malert\\u001b[0m kettle. It hums.\","
+        "\"title\":\"Loud\\u001b[2J\",\"asin\":\"EVIL\\u001b]0;x\\u0007\",\"rating\":4}\n");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  static void TearDownTestSuite() {
+    delete db_;
+    delete dir_;
+  }
+  static CommandResult Run(const std::string& args) { return RunRevsum(args + " --db " + *db_); }
+  static std::string Db() { return *db_; }
+
+  static TempDir* dir_;
+  static std::string* db_;
+};
+TempDir* OutputCliTest::dir_ = nullptr;
+std::string* OutputCliTest::db_ = nullptr;
+
+double QueryDouble(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  double value = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : -1;
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return value;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The w=... weights of plain-text show output, in printed order.
+std::vector<double> PrintedWeights(const std::string& out) {
+  std::vector<double> weights;
+  static const std::regex kWeight(R"( w=(\S+) )");
+  for (std::sregex_iterator it(out.begin(), out.end(), kWeight), end; it != end; ++it) {
+    weights.push_back(std::strtod((*it)[1].str().c_str(), nullptr));
+  }
+  return weights;
+}
+
+TEST_F(OutputCliTest, StatsJsonIsOneDocumentWithTheCounts) {
+  CommandResult r = Run("stats --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(r.out).get(doc), simdjson::SUCCESS) << r.out;
+  EXPECT_EQ(int64_t(doc["reviews"]), 86);
+  EXPECT_EQ(int64_t(doc["products"]), 11);
+  EXPECT_EQ(int64_t(doc["runs"]), 1);
+  EXPECT_GT(double(doc["sentences_per_review"]), 1.0);
+  simdjson::dom::array reasons;
+  EXPECT_EQ(doc["reject_reasons"].get_array().get(reasons), simdjson::SUCCESS);
+}
+
+TEST_F(OutputCliTest, StatsNumbersDoNotLeakFormattingIntoLaterLines) {
+  CommandResult r = Run("stats");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("per review)"));
+  EXPECT_THAT(r.out, HasSubstr("reviews    86\n"));
+}
+
+TEST_F(OutputCliTest, SearchJsonListsHitsAndTheFts5QueryRun) {
+  CommandResult r = Run("search kettle --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(r.out).get(doc), simdjson::SUCCESS) << r.out;
+  EXPECT_EQ(std::string_view(doc["fts5"]), "kettle");
+  simdjson::dom::array hits = doc["hits"];
+  ASSERT_GT(hits.size(), 0u);
+  for (simdjson::dom::element h : hits) {
+    EXPECT_GT(int64_t(h["sentence_id"]), 0);
+    EXPECT_GT(int64_t(h["review_id"]), 0);
+    EXPECT_THAT(std::string(std::string_view(h["text"])), HasSubstr("ettle"));
+  }
+}
+
+TEST_F(OutputCliTest, SearchProductRestrictsHitsAndLimitCutsThem) {
+  CommandResult all = Run("search kettle --json");
+  CommandResult one = Run("search --product B0KTL55200 kettle --json");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(one.out).get(doc), simdjson::SUCCESS) << one.out;
+  simdjson::dom::array hits = doc["hits"];
+  ASSERT_GT(hits.size(), 0u);
+  for (simdjson::dom::element h : hits) EXPECT_EQ(std::string_view(h["product"]), "B0KTL55200");
+  EXPECT_NE(one.out, all.out) << "EVIL's kettle is left out";
+  CommandResult two = Run("search kettle --product B0KTL55200 --product EVIL --limit 1");
+  ASSERT_EQ(two.exit_code, 1) << "EVIL\\x1b... is not the key";
+  CommandResult limited = Run("search kettle --limit 1");
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  EXPECT_EQ(Lines(limited.out).size(), 1u);
+  CommandResult missing = Run("search kettle --product NO_SUCH_PRODUCT");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_THAT(missing.err, HasSubstr("no product 'NO_SUCH_PRODUCT'"));
+}
+
+TEST_F(OutputCliTest, SearchMinusWordMeansNotAndBadSyntaxSaysWhatToWrite) {
+  CommandResult cord = Run("search cord");
+  ASSERT_EQ(cord.exit_code, 0) << cord.err;
+  ASSERT_THAT(cord.out, HasSubstr("outlet"));
+  CommandResult without = Run("search 'cord -outlet'");
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_THAT(without.out, HasSubstr("cord"));
+  EXPECT_THAT(without.out, Not(HasSubstr("outlet")));
+  EXPECT_EQ(Run("search '+cord'").out, cord.out);
+  CommandResult negative = Run("search ' -outlet'");
+  EXPECT_EQ(negative.exit_code, 1);
+  EXPECT_THAT(negative.err, HasSubstr("FTS5 needs at least one positive term"));
+  CommandResult quote = Run("search '\"battery life'");
+  EXPECT_EQ(quote.exit_code, 1);
+  EXPECT_THAT(quote.err, HasSubstr("close the quote: \"battery life\""));
+  CommandResult column = Run("search 'cord:'");
+  EXPECT_EQ(column.exit_code, 1);
+  EXPECT_THAT(column.err, HasSubstr("column filter"));
+}
+
+TEST_F(OutputCliTest, ShowLimitCutsTheSentencesPrinted) {
+  CommandResult all = Run("show B0KTL55200 --limit 0");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const size_t total = PrintedWeights(all.out).size();
+  ASSERT_GT(total, 5u);
+  CommandResult three = Run("show B0KTL55200 --limit 3");
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  EXPECT_EQ(PrintedWeights(three.out).size(), 3u);
+  EXPECT_THAT(three.err, HasSubstr("3 of " + std::to_string(total) + " sentences shown"));
+}
+
+TEST_F(OutputCliTest, ShowSortWeightPrintsHighestWeightFirst) {
+  CommandResult r = Run("show B0KTL55200 --sort weight --limit 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<double> w = PrintedWeights(r.out);
+  ASSERT_GT(w.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(w.rbegin(), w.rend())) << r.out;
+  CommandResult stored = Run("show B0KTL55200 --limit 0");
+  std::vector<double> ws = PrintedWeights(stored.out);
+  EXPECT_FALSE(std::is_sorted(ws.rbegin(), ws.rend())) << "the default stays the stored order";
+  EXPECT_NE(Run("show B0KTL55200 --sort size").exit_code, 0);
+}
+
+TEST_F(OutputCliTest, WeightsPrintWithThreeSignificantDigits) {
+  CommandResult r = Run("show B0KTL55200 --heads --limit 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("=0.0000")));
+  static const std::regex kNumber(R"((w|consensus|centroid)=([^ )]+))");
+  int seen = 0;
+  for (std::sregex_iterator it(r.out.begin(), r.out.end(), kNumber), end; it != end; ++it) {
+    EXPECT_TRUE(std::regex_match((*it)[2].str(), std::regex(R"(\d\.\d\de[-+]\d\d)"))) << (*it)[0];
+    ++seen;
+  }
+  EXPECT_GT(seen, 10);
+  // Ratings print as the number they are, not with the weights' formatting.
+  EXPECT_THAT(r.out, HasSubstr("rating 5 "));
+  EXPECT_THAT(r.out, Not(HasSubstr("rating 5.0")));
+}
+
+TEST_F(OutputCliTest, ShowJsonHasWeightsAndPerHeadWeightsByName) {
+  CommandResult r = Run("show B0KTL55200 --json --limit 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(r.out).get(doc), simdjson::SUCCESS) << r.out;
+  EXPECT_EQ(std::string_view(doc["scope"]), "product");
+  std::vector<std::string> heads;
+  for (simdjson::dom::element h : doc["run"]["heads"].get_array()) {
+    heads.emplace_back(std::string_view(h));
+  }
+  ASSERT_THAT(heads, ::testing::Contains("consensus"));
+  simdjson::dom::array sentences = doc["sentences"];
+  EXPECT_EQ(int64_t(doc["sentences_total"]), int64_t(sentences.size()));
+  double sum = 0;
+  for (simdjson::dom::element s : sentences) {
+    const int64_t id = s["id"];
+    const double weight = s["weight"];
+    sum += weight;
+    EXPECT_NEAR(weight,
+                QueryDouble(Db(),
+                            "SELECT weight FROM scores WHERE scope = 'product' AND "
+                            "sentence_id = " +
+                                std::to_string(id)),
+                1e-7);
+    simdjson::dom::object per_head = s["heads"];
+    EXPECT_EQ(per_head.size(), heads.size());
+    for (auto [name, value] : per_head) {
+      EXPECT_THAT(heads, ::testing::Contains(std::string(name)));
+      EXPECT_GE(double(value), 0.0);
+      EXPECT_LE(double(value), 1.0);
+    }
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-4) << "a product scope's weights sum to 1";
+  simdjson::dom::array summaries = doc["summaries"];
+  EXPECT_EQ(summaries.size(), 1u);
+}
+
+TEST_F(OutputCliTest, DumpStringsAreEscapedForTerminalsAndJson) {
+  CommandResult search = Run("search hums");
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  EXPECT_THAT(search.out, Not(HasSubstr("\x1b")));
+  EXPECT_THAT(search.out, HasSubstr("[EVIL\\x1b]0;x\\x07 review"));
+  CommandResult json = Run("search hums --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, Not(HasSubstr("\x1b")));
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(json.out).get(doc), simdjson::SUCCESS) << json.out;
+  simdjson::dom::array hits = doc["hits"];
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(std::string_view(hits.at(0)["product"]), "EVIL\x1b]0;x\x07")
+      << "JSON keeps the exact key, escaped";
+  const int64_t review = hits.at(0)["review_id"];
+  CommandResult show = Run("show " + std::to_string(review) + " --review");
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_THAT(show.out, Not(HasSubstr("\x1b")));
+  EXPECT_THAT(show.out, HasSubstr("product EVIL\\x1b]0;x\\x07"));
+  EXPECT_THAT(show.out, HasSubstr("title: Loud\\x1b[2J"));
+  CommandResult product = Run("show 'EVIL\x1b]0;x\x07' --product");
+  ASSERT_EQ(product.exit_code, 0) << product.err;
+  EXPECT_THAT(product.out, Not(HasSubstr("\x1b")));
+}
+
+TEST_F(OutputCliTest, HelpDocumentsTheJsonShapesAndOptions) {
+  CommandResult show = RunRevsum("show --help");
+  EXPECT_THAT(show.out, HasSubstr("--json"));
+  EXPECT_THAT(show.out, HasSubstr("--limit"));
+  EXPECT_THAT(show.out, HasSubstr("--sort"));
+  EXPECT_THAT(show.out, HasSubstr("1.23e-02"));
+  CommandResult search = RunRevsum("search --help");
+  EXPECT_THAT(search.out, HasSubstr("--product"));
+  EXPECT_THAT(search.out, HasSubstr("-word"));
+  EXPECT_THAT(search.out, HasSubstr("hits [{product, review_id, sentence_id, text}]"));
+  EXPECT_THAT(RunRevsum("stats --help").out, HasSubstr("reject_reasons"));
+}
+
+}  // namespace
+}  // namespace revsum
