@@ -62,6 +62,11 @@ def connect(db, ro=True):
     return con
 
 
+def run_key(key):
+    """A run's natural key (runs.key, a few hundred bytes), shortened for the row fingerprints."""
+    return "run:" + hashlib.sha256(key).hexdigest()[:16]
+
+
 class Keys:
     """Maps a store's ids to natural keys."""
 
@@ -72,7 +77,7 @@ class Keys:
         self.review = dict(q("SELECT id, content_hash FROM reviews"))
         self.sentence = {i: (self.review.get(r), idx)
                          for i, r, idx in q("SELECT id, review_id, idx FROM sentences")}
-        self.run = dict(q("SELECT id, key FROM runs"))
+        self.run = {i: run_key(k) for i, k in q("SELECT id, key FROM runs")}
 
     def map(self, column, value):
         if value is None:
@@ -99,11 +104,17 @@ class Keys:
 
 
 def table_rows(con, keys, table):
-    """The rows of one table as tuples of natural values, sorted."""
+    """The rows of one table as tuples of natural values, in no particular order."""
     if table == "sentences_fts":
+        # The rows (for an external-content table these are the content table's) and the index
+        # itself: every term with its document and occurrence counts (fts5vocab), so an index that
+        # lost or duplicated a sentence differs even when the content table is right.
         rows = [(keys.sentence.get(rowid, f"missing sentence {rowid}"), text)
                 for rowid, text in con.execute("SELECT rowid, text FROM sentences_fts")]
-        return sorted(rows, key=repr)
+        con.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms "
+                    "USING fts5vocab(main, 'sentences_fts', 'row')")
+        rows += [("term",) + t for t in con.execute("SELECT term, doc, cnt FROM temp.fts_terms")]
+        return rows
     cols = [r[1].decode() if isinstance(r[1], bytes) else r[1]
             for r in con.execute(f"PRAGMA table_info({table})")]
     keep = [c for c in cols if c != "id" and not c.endswith("_at") and (table, c) not in VOLATILE]
@@ -121,11 +132,12 @@ def table_rows(con, keys, table):
                 v = keys.map(c, v)
             mapped.append((c, v))
         out.append(tuple(mapped))
-    return sorted(out, key=repr)
+    return out
 
 
-def fingerprint(db):
-    """{table: (row count, sha256, rows)} for every table, plus the schema and its version."""
+def fingerprint(db, only=None):
+    """{table: (row count, sha256 of the sorted rows, rows, set of row reprs)} for every table,
+    plus the schema and its version."""
     con = connect(db)
     try:
         keys = Keys(con)
@@ -133,15 +145,17 @@ def fingerprint(db):
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         fp = {}
         for t in names:
-            if t in SKIP_TABLES or t.startswith("sentences_fts_"):
+            if t in SKIP_TABLES or t.startswith("sentences_fts_") or (only and t not in only):
                 continue
             rows = table_rows(con, keys, t)
-            digest = hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
-            fp[t] = (len(rows), digest, rows)
+            reprs = sorted(map(repr, rows))
+            digest = hashlib.sha256("\n".join(reprs).encode()).hexdigest()[:16]
+            fp[t] = (len(rows), digest, rows, reprs)
         schema = sorted(con.execute("SELECT type, name, sql FROM sqlite_master"))
         (version,), = con.execute("PRAGMA user_version")
-        fp["(schema)"] = (len(schema), hashlib.sha256(repr((schema, version)).encode())
-                          .hexdigest()[:16], schema)
+        reprs = sorted(map(repr, schema)) + [f"user_version {version}"]
+        fp["(schema)"] = (len(schema), hashlib.sha256("\n".join(reprs).encode()).hexdigest()[:16],
+                          schema, reprs)
         return fp
     finally:
         con.close()
@@ -154,19 +168,19 @@ def diff(fp_a, fp_b, label_a="clean", label_b="crashed"):
         if t not in fp_a or t not in fp_b:
             out.append(f"table {t} only in {label_a if t in fp_a else label_b}")
             continue
-        (na, ha, ra), (nb, hb, rb) = fp_a[t], fp_b[t]
+        (na, ha, _, ra), (nb, hb, _, rb) = fp_a[t], fp_b[t]
         if ha == hb:
             continue
-        sa, sb = set(map(repr, ra)), set(map(repr, rb))
+        sa, sb = set(ra), set(rb)
         only_a, only_b = sorted(sa - sb), sorted(sb - sa)
         msg = f"table {t}: {na} rows ({label_a}) vs {nb} ({label_b}); {len(only_a)} only in " \
               f"{label_a}, {len(only_b)} only in {label_b}"
         if not only_a and not only_b:
             msg += " (same rows, different multiplicity)"
         for r in only_a[:2]:
-            msg += f"\n      {label_a}: {r[:300]}"
+            msg += f"\n      {label_a}: {r[:400]}"
         for r in only_b[:2]:
-            msg += f"\n      {label_b}: {r[:300]}"
+            msg += f"\n      {label_b}: {r[:400]}"
         out.append(msg)
     return out
 
@@ -286,18 +300,18 @@ class Suite:
                                 f"misses {len(sents - fts)} sentences")
         finally:
             con.close()
-        fp = fingerprint(db)
+        fp = fingerprint(db, only=("reviews", "sentences", "scores", "summaries"))
         # Every stored review and its sentences are whole and equal the clean store's.
-        clean_reviews = set(map(repr, clean_fp["reviews"][2]))
-        bad = [r for r in fp["reviews"][2] if repr(r) not in clean_reviews]
+        clean_reviews = set(clean_fp["reviews"][3])
+        bad = [r for r in fp["reviews"][3] if r not in clean_reviews]
         if bad:
-            problems.append(f"{len(bad)} reviews differ from the clean store, e.g. {bad[0]!r:.200}")
+            problems.append(f"{len(bad)} reviews differ from the clean store, e.g. {bad[0]:.200}")
         by_review = {}
-        for r in clean_fp["sentences"][2]:
-            by_review.setdefault(dict(r)["review_id"], set()).add(repr(r))
+        for r, text in zip(clean_fp["sentences"][2], map(repr, clean_fp["sentences"][2])):
+            by_review.setdefault(dict(r)["review_id"], set()).add(text)
         got = {}
-        for r in fp["sentences"][2]:
-            got.setdefault(dict(r)["review_id"], set()).add(repr(r))
+        for r, text in zip(fp["sentences"][2], map(repr, fp["sentences"][2])):
+            got.setdefault(dict(r)["review_id"], set()).add(text)
         stored = {("review", dict(r)["content_hash"]) for r in fp["reviews"][2]}
         half = [k for k in stored if got.get(k, set()) != by_review.get(k, set())]
         if half:
@@ -309,7 +323,7 @@ class Suite:
         # A finished run is whole: the clean run's scores and summaries.
         con = connect(db)
         try:
-            finished = {k for (k,) in con.execute(
+            finished = {run_key(k) for (k,) in con.execute(
                 "SELECT key FROM runs WHERE finished_at IS NOT NULL")}
         finally:
             con.close()
