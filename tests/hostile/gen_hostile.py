@@ -12,6 +12,9 @@ Every input is generated on the fly (nothing generated is committed). Each case 
   export  True: also summarise (lexical) and export text + markdown for this case
   search  an FTS5 query to run over the store
   heavy   True for the large inputs (scheduled first)
+  expect  counts the first ingest must report where the README or the format's standard leaves no
+          doubt ({"read": N, "new": N, "rejected": N}, any subset): these catch records dropped
+          silently, which the identity alone cannot see
 The cases cover: malformed/truncated JSON, invalid and overlong UTF-8, NUL bytes, lone surrogate
 escapes, terminal escapes (CSI 2J, OSC 52, C1 CSI, bidi overrides and isolates) and forged
 markdown in every stored string (text, product key, review id, title, rating, time, CSV header),
@@ -435,6 +438,58 @@ def gen_chinese(w):
           "منتج رائع جدا good\nמוצר מצוין good\n".encode(), export=False)
 
 
+def expectations(name):
+    """The counts a correct first ingest of `name` reports (see `expect` above)."""
+    exact = {
+        "csv_oversized_17mb_field": {"read": 2, "new": 1, "rejected": 1},
+        "long_line_20mb_jsonl": {"read": 2, "new": 1, "rejected": 1},
+        "long_line_20mb_txt": {"read": 2, "new": 1, "rejected": 1},
+        "long_line_20mb_no_eol": {"read": 1, "new": 0, "rejected": 1},
+        "many_tiny_records": {"read": 60000, "new": 60000, "rejected": 0},
+        "many_tiny_txt": {"read": 40000, "new": 40000, "rejected": 0},
+        "gzip_bomb": {"read": 121},
+        "markup_all": {"read": 6}, "markup_csv": {"read": 6},
+        "json_forge_many_products": {"read": 5, "new": 5},
+        "bom_jsonl": {"read": 2, "new": 2, "rejected": 0},
+        "bom_csv": {"read": 1, "new": 1, "rejected": 0},
+        "bom_txt": {"read": 2, "new": 2, "rejected": 0},
+        "eol_crlf_jsonl": {"read": 4, "new": 4, "rejected": 0},
+        "eol_crlf_csv": {"read": 2, "new": 2, "rejected": 0},
+        "gz_valid": {"read": 200, "new": 200, "rejected": 0},
+        "gz_valid_no_gz_name": {"read": 200, "new": 200, "rejected": 0},
+        "gz_multi_member": {"read": 2, "new": 2, "rejected": 0},  # RFC 1952: a series of members
+        "gz_csv_hostile": {"read": 1, "new": 1},
+        "dup_same_line_1000": {"read": 1000, "new": 1, "rejected": 0},
+        "dup_same_text_other_ids": {"read": 50, "new": 50, "rejected": 0},
+        "dup_bad_lines": {"read": 500, "new": 0, "rejected": 500},
+        "dup_csv_rows": {"read": 300, "new": 1, "rejected": 0},
+        "cleans_to_nothing_all": {"read": 11},
+        "nul_raw_json": {"read": 3, "new": 2, "rejected": 1},
+        "nul_raw_txt": {"read": 3, "new": 2, "rejected": 1},
+        "surrogate_valid_pair": {"read": 1, "new": 1, "rejected": 0},
+        "deep_nesting_array": {"read": 2}, "deep_nesting_object": {"read": 2},
+        "deep_nesting_unclosed": {"read": 2, "new": 1, "rejected": 1},
+    }
+    for n in ("jsonl", "csv", "txt", "gz_valid", "gz_zero_bytes"):
+        exact[f"empty_{n}"] = {"read": 0, "new": 0, "rejected": 0}
+    exact["whitespace_only"] = exact["newlines_only"] = {"read": 0, "new": 0, "rejected": 0}
+    if name in exact:
+        return exact[name]
+    if name.startswith(("json_text_", "json_asin_", "json_review_id_", "json_title_",
+                        "json_rating_", "json_timestamp_", "csv_product_", "markup_product_",
+                        "rating_", "time_", "surrogate_")):
+        return {"read": 2}
+    if name.startswith("csv_header_") and not name.endswith("nul_escaped"):
+        return {"read": 1}
+    if name in ("badjson_duplicate_keys", "badjson_huge_exponent_key"):
+        return {"read": 3}  # RFC 8259 leaves both to the parser
+    if name.startswith(("badjson_", "utf8_text_")) and name != "badjson_truncated_eof":
+        return {"read": 3, "new": 2, "rejected": 1}
+    if name.startswith(("utf8_product_", "utf8_csv_")) and name != "utf8_csv_header_invalid":
+        return {"read": 2, "new": 1, "rejected": 1}
+    return {}
+
+
 def generate(out):
     os.makedirs(out, exist_ok=True)
     w = Writer(out)
@@ -442,6 +497,8 @@ def generate(out):
               gen_line_ends, gen_boms_empty, gen_csv_quotes, gen_gzip, gen_values,
               gen_clean_nothing, gen_duplicates, gen_chinese):
         g(w)
+    for c in w.cases:
+        c["expect"] = expectations(c["name"])
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(w.cases, f, indent=1)
     return w.cases

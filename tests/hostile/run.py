@@ -15,7 +15,10 @@ Per input (fresh database per input), the checks, numbered as in the report line
      stored; count(reviews) grew by `new`; count(rejects) did not decrease, grew by at most
      `rejected` and by at least 1 when something was rejected (a reject may be deduplicated by
      content); the exit code is 3 exactly when something was rejected (1 = the job did not run,
-     which a bad dump must never cause); every reject keeps its raw bytes unless the reason is
+     which a bad dump must never cause); the first ingest reports the counts the case expects
+     where the README or the format's standard leaves no doubt (gen_hostile.expectations: e.g. the
+     valid row after a 17 MB field, every member of a multi-member gzip, a BOM'd first record),
+     so no record is dropped silently; every reject keeps its raw bytes unless the reason is
      about the file itself (cannot open, truncated/corrupt gzip, read error).
  (3) nothing lost or duplicated on re-ingest: the same bytes under another path, then on stdin
      ("-" with the --format the extension implies): the same exit code and records read, every
@@ -188,6 +191,12 @@ class Case:
         d_rej = after[1] - before[1]
         if d_rej < 0 or d_rej > rejected or (first and rejected > 0 and d_rej == 0):
             self.fail(2, f"{what}: rejects grew by {d_rej}, rejected = {rejected}")
+        if first:
+            got = {"read": read, "new": new, "rejected": rejected}
+            for k, v in self.spec.get("expect", {}).items():
+                if got[k] != v:
+                    self.fail(2, f"{what}: {k} {got[k]}, expected {v} "
+                                 f"(read {read}, new {new}, rejected {rejected})")
         if (r.rc == 3) != (rejected > 0) or r.rc == 1:
             self.fail(2, f"{what}: exit code {r.rc} with {rejected} rejected")
         return r, counts, before, after
