@@ -60,6 +60,7 @@ class EmbedderPool {
   std::unique_ptr<Embedder> combined_;        // over lexical_ and use_lite_
   std::unique_ptr<Embedder> large_lexical_;   // kLargeScopeLexicalDim wide
   std::unique_ptr<Embedder> large_combined_;  // over large_lexical_ and use_lite_
+  std::unique_ptr<Embedder> huge_lexical_;    // kHugeScopeLexicalDim wide
 };
 
 // CJK share above which "auto" takes the lexical embedder (and the run takes the CJK seeds).
@@ -72,6 +73,14 @@ inline constexpr float kCombinedLexicalShare = 0.8f;
 // Scopes with more sentences than this embed with a kLargeScopeLexicalDim-wide lexical part.
 inline constexpr size_t kLargeScopeSentences = 8000;
 inline constexpr int kLargeScopeLexicalDim = 1024;
+
+// Scopes with more sentences than this embed with the lexical embedder alone, kHugeScopeLexicalDim
+// wide, whatever the choice (but an explicit use-lite): the bound that keeps summarising any
+// product under 1 GB. At 215,000 sentences the 1024-wide lexical matrix alone is 0.88 GB (1.18 GB
+// peak RSS measured) and the combined one 1.3 GB; 256 wide it is 0.22 GB. Paraphrase matters least
+// here: such a scope has thousands of reviews per opinion, and consensus is sampled anyway.
+inline constexpr size_t kHugeScopeSentences = 50000;
+inline constexpr int kHugeScopeLexicalDim = 256;
 
 struct RunOptions {
   // Which scopes to summarise.

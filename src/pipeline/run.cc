@@ -60,6 +60,14 @@ Embedder& EmbedderPool::For(const std::vector<std::string>& texts) {
   if (kind == EmbedderChoice::kAuto) {
     kind = MostlyCjk(texts) ? EmbedderChoice::kLexical : EmbedderChoice::kCombined;
   }
+  if (texts.size() > kHugeScopeSentences && kind != EmbedderChoice::kUseLite) {
+    if (!huge_lexical_) {
+      LexicalOptions options;
+      options.dim = kHugeScopeLexicalDim;
+      huge_lexical_ = std::make_unique<LexicalEmbedder>(options);
+    }
+    return *huge_lexical_;
+  }
   const bool large = texts.size() > kLargeScopeSentences;
   std::unique_ptr<Embedder>& lexical = large ? large_lexical_ : lexical_;
   if (kind != EmbedderChoice::kUseLite && !lexical) {
@@ -87,7 +95,9 @@ std::string EmbedderPool::ModelHash() {
   if (choice_ == EmbedderChoice::kUseLite) return For({"model hash"}).model_hash();
   // Every other choice has a lexical part, narrower above kLargeScopeSentences.
   const std::string large = ";above " + std::to_string(kLargeScopeSentences) +
-                            " sentences lexical dim=" + std::to_string(kLargeScopeLexicalDim);
+                            " sentences lexical dim=" + std::to_string(kLargeScopeLexicalDim) +
+                            ";above " + std::to_string(kHugeScopeSentences) +
+                            " sentences lexical alone dim=" + std::to_string(kHugeScopeLexicalDim);
   if (choice_ == EmbedderChoice::kLexical) return LexicalEmbedder().model_hash() + large;
   // combined; auto takes combined for this Latin text, and the combined hash names both parts
   // (a = share, lexical hash, USE-lite hash).

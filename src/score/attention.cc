@@ -46,8 +46,7 @@ std::string_view Trim(std::string_view s) {
 
 }  // namespace
 
-Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query,
-                                 float temperature) {
+Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query, float temperature) {
   Eigen::VectorXf logits = (S * Normalised(query)) / temperature;
   SoftmaxInPlace(logits.data(), logits.size());
   return logits;
@@ -69,7 +68,9 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
     voters = std::min(voters, n);
   }
   const double stride = static_cast<double>(n) / voters;
-  constexpr Eigen::Index kBlock = 256;
+  // Voter rows per block: 256, fewer for huge scopes so the block's logits stay under 16M floats
+  // (64 MB) — 256 rows of a 215,000-sentence scope would take 220 MB.
+  const Eigen::Index kBlock = std::clamp<Eigen::Index>((Eigen::Index{1} << 24) / n, 1, 256);
   const float neg_inf = -std::numeric_limits<float>::infinity();
   std::vector<Eigen::Index> rows(kBlock);
   Matrix block_queries;
@@ -83,7 +84,7 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
     }
     logits.noalias() = (block_queries * S.transpose()) / temperature;
     for (Eigen::Index k = 0; k < count; ++k) {
-      logits(k, rows[k]) = neg_inf;  // a sentence does not vote for itself
+      logits(k, rows[k]) = neg_inf;      // a sentence does not vote for itself
       SoftmaxInPlace(&logits(k, 0), n);  // row-major: row k is contiguous
       received += logits.row(k).transpose();
     }
@@ -167,8 +168,8 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
 
   std::vector<Eigen::VectorXf> columns;
   // Centroid head: the query is the overall review itself.
-  const Eigen::VectorXf q = n > 0 ? Normalised(S.colwise().mean().transpose())
-                                  : Eigen::VectorXf::Zero(S.cols());
+  const Eigen::VectorXf q =
+      n > 0 ? Normalised(S.colwise().mean().transpose()) : Eigen::VectorXf::Zero(S.cols());
   const float centroid_share =
       anchors_.empty() ? overall_share : overall_share * options_.centroid_mix;
   if (overall_share > 0.f) {
@@ -195,9 +196,9 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
   if (consensus) {
     w.head_names.push_back("consensus");
     w.head_mix.push_back(options_.consensus_mix);
-    const float t =
-        standardise ? options_.z_temperature * std::max(PairCosineStats(S).stddev, kMinSpread)
-                    : options_.temperature;
+    const float t = standardise
+                        ? options_.z_temperature * std::max(PairCosineStats(S).stddev, kMinSpread)
+                        : options_.temperature;
     columns.push_back(ConsensusAttention(S, t, options_.max_exact_consensus));
   }
 
