@@ -48,6 +48,8 @@ Runner Setup(CLI::App& sub) {
                  "substring")
       ->required();
   AddDbOption(sub, &args->db);
+  // Read-only: a missing database is an error, never created.
+  sub.get_option("--db")->description("the revsum database to read (never created here)");
   sub.add_option("-n,--limit", args->limit, "at most this many sentences")->capture_default_str();
   sub.add_option("--product", args->products, "only sentences of this product (repeatable)")
       ->allow_extra_args(false);

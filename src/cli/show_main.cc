@@ -163,6 +163,8 @@ Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<ShowArgs>();
   sub.add_option("subject", args->subject, "a review id (number) or a product key")->required();
   AddDbOption(sub, &args->db);
+  // Read-only: a missing database is an error, never created.
+  sub.get_option("--db")->description("the revsum database to read (never created here)");
   sub.add_flag("--heads", args->heads, "show each attention head's weight per sentence");
   sub.add_flag("--review", args->review, "SUBJECT is a review id");
   sub.add_flag("--product", args->product, "SUBJECT is a product key");

@@ -54,6 +54,8 @@ Runner Setup(CLI::App& sub) {
   auto db = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   AddDbOption(sub, db.get());
+  // Read-only: a missing database is an error, never created.
+  sub.get_option("--db")->description("the revsum database to read (never created here)");
   sub.add_flag("--json", *json,
                "print one JSON object: database, schema_version, sources, products, reviews, "
                "sentences, sentences_per_review, rejects, runs, summaries, unfinished_ingests, "

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -276,6 +277,32 @@ TEST_F(OutputCliTest, HelpDocumentsTheJsonShapesAndOptions) {
   EXPECT_THAT(search.out, HasSubstr("-word"));
   EXPECT_THAT(search.out, HasSubstr("hits [{product, review_id, sentence_id, text}]"));
   EXPECT_THAT(RunRevsum("stats --help").out, HasSubstr("reject_reasons"));
+  for (const char* command : {"stats", "search", "show"}) {
+    EXPECT_THAT(RunRevsum(std::string(command) + " --help").out,
+                Not(HasSubstr("created if missing")))
+        << command << " opens the database read-only and never creates it";
+  }
+}
+
+// Every option the README's command lines give stats, search and show exists in the command's
+// --help, so the README cannot promise an option the tool does not have.
+TEST_F(OutputCliTest, ReadmeOptionsOfTheReadCommandsExist) {
+  std::ifstream in(std::string(REVSUM_SAMPLES) + "/../README.md");
+  ASSERT_TRUE(in) << "README.md not found";
+  static const std::regex kLine(R"(^revsum (stats|search|show) (.*)$)");
+  static const std::regex kOption(R"(--[a-z][a-z-]*)");
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, kLine)) continue;
+    ++lines;
+    const std::string help = RunRevsum(m[1].str() + " --help").out;
+    const std::string rest = m[2].str();
+    for (std::sregex_iterator it(rest.begin(), rest.end(), kOption), end; it != end; ++it) {
+      EXPECT_THAT(help, HasSubstr(it->str())) << "README: " << line;
+    }
+  }
+  EXPECT_EQ(lines, 3) << "one README line per command";
 }
 
 }  // namespace
