@@ -7,6 +7,15 @@
 // a user pasting the body pays what the export says. Words are counted as word budgets count them
 // (BudgetWordCost in summarize.h: ICU words for Chinese, whitespace tokens for English). "Before"
 // counts the product's review texts, one review per line.
+//
+// Escaping contract (every product key and sentence is dump text, hence hostile; revsum/escape.h):
+//   text      one line per item: "== KEY (...) ==", "- SENTENCE [rN]", "(sizes)". KEY and SENTENCE
+//             pass through TerminalSafe, so no control, newline or bidi override from the data
+//             reaches the output: the lines are exactly the structure below.
+//   markdown  "## KEY", "- SENTENCE [rN]": KEY and SENTENCE pass through MarkdownInline, so the data
+//             opens no heading, list item, link, image, code span or HTML tag, and the only
+//             unescaped citations are the exporter's own.
+//   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged.
 #pragma once
 
 #include <cstdint>

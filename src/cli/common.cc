@@ -6,6 +6,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "revsum/escape.h"
+
 namespace revsum::cli {
 
 void AddDbOption(CLI::App& sub, std::string* db) {
@@ -43,16 +45,17 @@ void ProgressLine::Update(const IngestProgress& p) {
   if (!enabled_) return;
   double rate = p.seconds > 0 ? static_cast<double>(p.records) / p.seconds : 0;
   double mb = static_cast<double>(p.bytes) / 1e6;
+  const std::string path = TerminalSafe(p.path);
   char line[256];
   if (p.total_bytes > 0 && p.bytes > 0) {
     double frac = static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
     double eta = frac > 0 ? p.seconds * (1 - frac) / frac : 0;
     std::snprintf(line, sizeof line,
-                  "\r%s: %s records, %.0f rec/s, %.1f/%.1f MB (%.0f%%), ETA %.0fs ", p.path.c_str(),
+                  "\r%s: %s records, %.0f rec/s, %.1f/%.1f MB (%.0f%%), ETA %.0fs ", path.c_str(),
                   Thousands(p.records).c_str(), rate, mb, static_cast<double>(p.total_bytes) / 1e6,
                   100 * frac, eta);
   } else {
-    std::snprintf(line, sizeof line, "\r%s: %s records, %.0f rec/s, %.1f MB ", p.path.c_str(),
+    std::snprintf(line, sizeof line, "\r%s: %s records, %.0f rec/s, %.1f MB ", path.c_str(),
                   Thousands(p.records).c_str(), rate, mb);
   }
   std::cerr << line << std::flush;
@@ -76,24 +79,23 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
     if (quiet) return;
     progress.Finish();
     if (++shown <= 20) {
-      std::cerr << r.source << ":" << r.line << ": rejected: " << r.reason << "\n";
+      std::cerr << TerminalSafe(r.source) << ":" << r.line
+                << ": rejected: " << TerminalSafe(r.reason) << "\n";
     } else if (shown == 21) {
       std::cerr << "(further rejects not shown; see the rejects table or `revsum stats`)\n";
     }
   };
   std::string error;
   std::unique_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
-  if (tokens) {
-    options.tokens = tokens.get();
-  } else if (!quiet) {
-    std::cerr << "revsum: sentence token counts not stored: " << error << "\n";
-  }
+  // Every stored sentence carries its token count (the README promises it): no vocabulary, no ingest.
+  if (!tokens) throw std::runtime_error("cannot count sentence tokens: " + error);
+  options.tokens = tokens.get();
   IngestCounts total;
   for (const std::string& path : paths) {
     IngestCounts c = IngestFile(store, path, options);
     progress.Finish();
     if (!quiet) {
-      std::cerr << path << ": read " << Thousands(c.read) << " = ingested "
+      std::cerr << TerminalSafe(path) << ": read " << Thousands(c.read) << " = ingested "
                 << Thousands(c.ingested + c.duplicates) << " (new " << Thousands(c.ingested)
                 << ", already stored " << Thousands(c.duplicates) << ") + rejected "
                 << Thousands(c.rejected) << "\n";

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "command.h"
+#include "revsum/escape.h"
 
 namespace revsum::cli {
 std::vector<CommandEntry>& CommandTable() {
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
   try {
     return chosen ? chosen() : kExitFailure;
   } catch (const std::exception& e) {
-    std::cerr << "revsum: error: " << e.what() << "\n";
+    // Messages may quote dump strings (product keys, paths).
+    std::cerr << "revsum: error: " << revsum::TerminalSafe(e.what()) << "\n";
     return kExitFailure;
   }
 }

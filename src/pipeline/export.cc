@@ -1,4 +1,5 @@
 #include "revsum/export.h"
+#include "revsum/escape.h"
 #include "revsum/json.h"
 
 #include <cstdio>
@@ -137,10 +138,10 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
       const std::string cite = "[r" + std::to_string(review_id) + "]";
       switch (options.format) {
         case ExportFormat::kText:
-          p.body += "- " + text + " " + cite + "\n";
+          p.body += "- " + TerminalSafe(text) + " " + cite + "\n";
           break;
         case ExportFormat::kMarkdown:
-          p.body += "- " + text + " " + cite + "\n";
+          p.body += "- " + MarkdownInline(text) + " " + cite + "\n";
           break;
         case ExportFormat::kJson:
         case ExportFormat::kJsonl:
@@ -157,13 +158,13 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
     switch (options.format) {
       case ExportFormat::kText:
-        out << "== " << p.product << " (" << p.reviews << " reviews, average rating " << rating
-            << ") ==\n"
+        out << "== " << TerminalSafe(p.product) << " (" << p.reviews << " reviews, average rating "
+            << rating << ") ==\n"
             << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
         break;
       case ExportFormat::kMarkdown:
-        out << "## " << p.product << "\n\n*" << p.reviews << " reviews, average rating " << rating
-            << "*\n\n"
+        out << "## " << MarkdownInline(p.product) << "\n\n*" << p.reviews
+            << " reviews, average rating " << rating << "*\n\n"
             << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
         break;
       case ExportFormat::kJson:
