@@ -83,6 +83,27 @@ TEST(Samples, EachMessyFileYieldsTheRejectsItWasWrittenFor) {
   }
 }
 
+TEST(Samples, MacLineEndsCsvReadsCleanlyKeepingTheQuotedLineBreak) {
+  auto result = ReadAll(Sample("messy/mac_line_ends.csv"));
+  EXPECT_TRUE(result.rejects.empty());
+  ASSERT_EQ(result.reviews.size(), 3u);
+  EXPECT_EQ(result.reviews[0].text, "Boils fast.\rQuiet too.");
+  EXPECT_EQ(result.reviews[1].line, 4u);
+  EXPECT_EQ(result.reviews[2].text, "Good value, \"solid\" handle.");
+}
+
+TEST(Samples, PrettyPrintedJsonArrayReadsCleanly) {
+  auto result = ReadAll(Sample("messy/records_array.json"));
+  EXPECT_TRUE(result.rejects.empty());
+  ASSERT_EQ(result.reviews.size(), 2u);
+  EXPECT_EQ(result.reviews[0].line, 2u);
+  EXPECT_EQ(result.reviews[0].product, "cafe-9");
+  EXPECT_EQ(result.reviews[0].time, 1531001351);
+  EXPECT_EQ(result.reviews[1].line, 9u);
+  EXPECT_EQ(result.reviews[1].time, 1546389000);  // 2019-01-02T00:30:00Z
+  EXPECT_EQ(result.reviews[1].external_id, "y-2");
+}
+
 TEST(Samples, TruncatedGzipDumpEndsWithOneReject) {
   auto result = ReadAll(Sample("messy/truncated.jsonl.gz"));
   EXPECT_TRUE(result.gzip);
