@@ -195,6 +195,8 @@ void JsonRecordReader::LookAhead() {
                                                                    {&f.time, "time"}};
   for (size_t i = 0; i < std::size(named); ++i) {
     if (named[i].first->empty() || named_seen_[i]) continue;
+    held_.clear();  // nothing is read after the error
+    ended_ = true;
     std::string keys;
     for (const std::string& key : first_keys_) keys += (keys.empty() ? "" : ", ") + key;
     throw ReadError(Concat(
