@@ -12,7 +12,8 @@ Per input (fresh database per input), the checks, numbered as in the report line
      no command over TIMEOUT_S seconds (killed and reported).
  (2) the ingest identity: stderr's "PATH: read N = ingested N (new N, already stored N) +
      rejected N" satisfies read == new + already stored + rejected and ingested == new + already
-     stored; count(reviews) grew by `new`; count(rejects) did not decrease, grew by at most
+     stored (or: exit 1 with a read error that read.h documents, naming the file, and the store
+     untouched); count(reviews) grew by `new`; count(rejects) did not decrease, grew by at most
      `rejected` and by at least 1 when something was rejected (a reject may be deduplicated by
      content); the exit code is 3 exactly when something was rejected (1 = the job did not run,
      which a bad dump must never cause); the first ingest reports the counts the case expects
@@ -64,6 +65,11 @@ SANITIZER_MARKS = [b"AddressSanitizer", b"UndefinedBehaviorSanitizer", b"LeakSan
                    b"ThreadSanitizer", b"MemorySanitizer", b"runtime error:",
                    b"terminate called", b"Segmentation fault", b"core dumped"]
 FILE_LEVEL_REASONS = ("cannot open", "truncated gzip", "corrupt gzip", "read error")
+# What read.h documents as a ReadError: the whole dump is unreadable as asked, the command exits 1
+# naming the file, and the store must be left untouched.
+READ_ERRORS = [re.compile(p) for p in (
+    rb"no text column in the header", rb"no column \S+ for the \w+ in the header",
+    rb"no record has the \w+ field", rb"cannot open", rb"is a directory", rb"Parquet")]
 IDENTITY = re.compile(rb"^(.*): read ([\d,]+) = ingested ([\d,]+) \(new ([\d,]+), already stored "
                       rb"([\d,]+)\) \+ rejected ([\d,]+)$")
 
@@ -178,6 +184,14 @@ class Case:
             m = IDENTITY.match(line)
             if m and m.group(1) == path.encode():
                 counts = [int(g.replace(b",", b"")) for g in m.groups()[1:]]
+        if counts is None and r.rc == 1:
+            msg = r.err.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+            shown = path if path != "-" else "-:"
+            if (any(p.search(r.err) for p in READ_ERRORS) and shown in msg[0]):
+                if after != before:
+                    self.fail(2, f"{what}: exit 1 (read error) but the store changed: "
+                                 f"{before} -> {after}")
+                return r, None, before, after
         if counts is None:
             tail = r.err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["(nothing)"]
             self.fail(2, f"{what}: exit {r.rc}, no identity line on stderr; last: {tail[0][:160]!r}")
@@ -224,7 +238,7 @@ class Case:
             if counts[0] != first_counts[0]:
                 self.fail(3, f"{what}: read {counts[0]} records, first ingest read {first_counts[0]}")
             if counts[2] != 0:
-                self.fail(3, f"{what}: {counts[2]} reviews stored as new again")
+                self.fail(3, f"{what}: {counts[2]} new reviews stored by the same bytes")
 
     def outputs(self):
         db = self.db
