@@ -275,6 +275,25 @@ class Suite:
 
     def check_store(self, db, what, clean_fp):
         """Consistency of a store after a kill, against the clean store."""
+        if not os.path.exists(db):
+            self.ok(f"{what}: no database file yet")
+            return
+        try:
+            con = connect(db, ro=False)
+            try:
+                (version,), = con.execute("PRAGMA user_version")
+                tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            finally:
+                con.close()
+        except sqlite3.Error as e:
+            self.fail(f"{what}: cannot open the database: {e}")
+            return
+        if version == 0 and tables == 0:
+            self.ok(f"{what}: empty database (killed before the schema was committed)")
+            return
+        if version == 0 or tables == 0:
+            self.fail(f"{what}: half-created schema (user_version {version}, {tables} objects)")
+            return
         try:
             con = connect(db, ro=False)  # opening recovers the WAL, as revsum's next open does
         except sqlite3.Error as e:
