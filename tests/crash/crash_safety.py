@@ -15,7 +15,8 @@ The job: `revsum run DUMP samples/*.jsonl samples/*.csv --db DB --embedder lexic
     (else the comparison below would mean nothing: reported as "nondeterministic").
  2. One database, the same command started again and again, each attempt SIGKILLed at the next
     kill point (polled every few ms; the database is read through a read-only connection):
-      open      0.05 s after the start (schema creation / first batch)
+      open      as soon as the database file exists (schema creation; revsum checks its inputs,
+                models and tokenizer before it creates the file)
       wal       the WAL file has grown past 1 MiB during this attempt (a batch is being written)
       batch     count(reviews) grew during this attempt (a committed ingest batch)
       ingest    count(reviews) grew by 6,000 during this attempt (mid-ingest)
@@ -214,7 +215,7 @@ def kill_points(clean_summaries):
         return count(db, reviews) or 0
 
     return [
-        ("open", lambda db: None, lambda db, s, t: t >= 0.05),
+        ("open", lambda db: None, lambda db, s, t: os.path.exists(db)),
         ("wal", lambda db: None, lambda db, s, t: wal_size(db) > (1 << 20)),
         ("batch", start_reviews, lambda db, s, t: (count(db, reviews) or 0) > s),
         ("ingest", start_reviews, lambda db, s, t: (count(db, reviews) or 0) >= s + 6000),
