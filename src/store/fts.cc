@@ -125,8 +125,19 @@ class QueryRewriter {
       Fail("FTS5 needs at least one positive term: " + Original(negative) +
            " only says what to leave out; add a word to look for, e.g. WORD " + Original(negative));
     }
+    // FTS5 joins juxtaposed words and phrases with an implicit AND, but not a (group): "a (b OR
+    // c)" is a syntax error there, so an AND is written next to a group.
     std::string out;
-    for (const Item* item : positive) out += (out.empty() ? "" : " ") + item->fts;
+    for (size_t i = 0; i < positive.size(); ++i) {
+      const Item& item = *positive[i];
+      if (i > 0) {
+        const Item& prev = *positive[i - 1];
+        const bool group = item.fts.front() == '(' || prev.fts.front() == '(';
+        const bool op = item.kind == Item::kOperator || prev.kind == Item::kOperator;
+        out += group && !op ? " AND " : " ";
+      }
+      out += item.fts;
+    }
     if (!negative.empty() && positive.size() > 1) out = "(" + out + ")";
     for (const Item* item : negative) out += " NOT " + item->fts;
     return out;
@@ -203,8 +214,8 @@ class QueryRewriter {
       } else {
         item.fts = Word(word);
       }
-      if (item.fts.empty()) return;
     }
+    if (item.fts.empty()) return;  // punctuation only: no token to look for
     items->push_back(std::move(item));
   }
 
@@ -270,7 +281,8 @@ class QueryRewriter {
     }
     std::string out;
     for (const Item& item : items) {
-      if (item.negative || item.kind != Item::kTerm) {
+      if (item.negative || item.kind != Item::kTerm || item.fts.front() == '(' ||
+          item.fts.front() == '^') {
         Fail("FTS5 syntax: NEAR(...) takes words and \"phrases\", e.g. NEAR(cord outlet, 5)");
       }
       out += (out.empty() ? "" : " ") + item.fts;
@@ -344,21 +356,29 @@ class QueryRewriter {
     return rendered.size() > 1 ? "(" + out + ")" : out;
   }
 
-  // A word of bareword characters: CJK runs become phrases of single characters.
+  // A word of bareword characters: CJK runs become phrases of single characters; a run of other
+  // characters that FTS5 would read as a keyword ("OR" in "OR,电池", "AND*") is quoted, as it is
+  // a word there.
   static std::string Bare(std::string_view part) {
     std::string out;
-    bool in_cjk = false;
     for (size_t i = 0; i < part.size();) {
+      const size_t start = i;
       char32_t cp;
-      const size_t n = Decode(part, i, &cp);
+      Decode(part, i, &cp);
       const bool cjk = IsSpacelessScript(cp);
-      if (cjk != in_cjk) out += '"';
-      in_cjk = cjk;
-      if (cjk) out += ' ';
-      out.append(part.substr(i, n));
-      i += n;
+      std::string run;
+      while (i < part.size()) {
+        const size_t n = Decode(part, i, &cp);
+        if (IsSpacelessScript(cp) != cjk) break;
+        if (cjk) run += ' ';
+        run.append(part.substr(i, n));
+        i += n;
+      }
+      const std::string_view latin = part.substr(start, i - start);
+      const bool keyword =
+          !cjk && (latin == "AND" || latin == "OR" || latin == "NOT" || latin == "NEAR");
+      out += cjk || keyword ? "\"" + run + "\"" : run;
     }
-    if (in_cjk) out += '"';
     return out;
   }
 

@@ -7,8 +7,8 @@
 //     StoreError; any other exception or a crash is a failure;
 //   - FtsQuery either throws StoreError naming the search, or keeps every letter, digit and
 //     non-ASCII byte of the query (possibly reordered: -words move to the end), adding only ASCII
-//     punctuation, spaces and NOT operators; FtsIndexText only adds spaces (so removing them gives
-//     back the input); both keep valid UTF-8 valid.
+//     punctuation, spaces and NOT/AND operators; FtsIndexText only adds spaces (so removing them
+//     gives back the input); both keep valid UTF-8 valid.
 #include <stdlib.h>
 
 #include <algorithm>
@@ -98,8 +98,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string shown = "query '" + Escape(query) + "'";
 
   // FtsQuery rewrites operators and punctuation (-word -> NOT word, moved after the positive
-  // terms; "a-b" -> "\"a-b\"") but never the words: counting letters, digits, '_' and non-ASCII
-  // bytes, the rewrite has exactly those of the query plus some NOT operators.
+  // terms; "a-b" -> "\"a-b\""; an AND beside a group) but never the words: counting letters,
+  // digits, '_' and non-ASCII bytes, the rewrite has exactly those of the query plus some NOT and
+  // AND operators.
   const auto counts = [](std::string_view s) {
     std::array<int64_t, 256> n{};
     for (char c : s) {
@@ -119,11 +120,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (rewritten) {
     const std::array<int64_t, 256> before = counts(query), after = counts(fts);
-    const int64_t nots = after['N'] - before['N'];
-    bool same_words =
-        nots >= 0 && after['O'] - before['O'] == nots && after['T'] - before['T'] == nots;
+    // k NOTs and m ANDs added: T and O grow by k, A and D by m, N by k + m.
+    const auto grew = [&](char c) {
+      return after[static_cast<unsigned char>(c)] - before[static_cast<unsigned char>(c)];
+    };
+    const int64_t nots = grew('T'), ands = grew('A');
+    bool same_words = nots >= 0 && ands >= 0 && grew('O') == nots && grew('D') == ands &&
+                      grew('N') == nots + ands;
     for (int b = 0; b < 256; ++b) {
-      if (b != 'N' && b != 'O' && b != 'T') same_words = same_words && after[b] == before[b];
+      if (std::string_view("NOTAD").find(static_cast<char>(b)) == std::string_view::npos) {
+        same_words = same_words && after[b] == before[b];
+      }
     }
     FUZZ_CHECK(same_words, "FtsQuery changed more than operators and punctuation: '" + Escape(fts) +
                                "' for " + shown);

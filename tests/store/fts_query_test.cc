@@ -35,6 +35,21 @@ TEST(FtsQueryTest, PlainFts5SyntaxKeepsItsMeaning) {
   EXPECT_EQ(FtsQuery("^great"), "^great");
 }
 
+TEST(FtsQueryTest, AGroupBesideAWordIsJoinedWithAnd) {
+  // FTS5 has no implicit AND next to a (group): "kettle (cord OR plug)" is its syntax error.
+  EXPECT_EQ(FtsQuery("kettle (cord OR plug)"), "kettle AND (cord OR plug)");
+  EXPECT_EQ(FtsQuery("(cord OR plug) kettle"), "(cord OR plug) AND kettle");
+  EXPECT_EQ(FtsQuery("kettle 物流,包装"), "kettle AND (\" 物 流\" \" 包 装\")");
+  EXPECT_EQ(FtsQuery("(cord OR plug) OR kettle"), "(cord OR plug) OR kettle");
+}
+
+TEST(FtsQueryTest, KeywordsInsideAWordAreWords) {
+  EXPECT_EQ(FtsQuery("OR,电池"), "(\"OR\" \" 电 池\")");
+  EXPECT_EQ(FtsQuery("AND*"), "\"AND\"*");
+  EXPECT_EQ(FtsQuery("^NOT"), "^\"NOT\"");
+  EXPECT_EQ(FtsQuery("NOTE"), "NOTE");
+}
+
 TEST(FtsQueryTest, MinusWordMeansNot) {
   EXPECT_EQ(FtsQuery("cord -outlet"), "cord NOT outlet");
   EXPECT_EQ(FtsQuery("a -b c"), "(a c) NOT b");
@@ -128,6 +143,15 @@ TEST_F(FtsSearchTest, MinusWordExcludesSentences) {
   auto hits = store_->Search("cord -outlet", 10);
   EXPECT_EQ(hits.size(), 2u);
   for (const SearchHit& h : hits) EXPECT_THAT(h.text, ::testing::Not(HasSubstr("outlet")));
+}
+
+TEST_F(FtsSearchTest, EveryRewrittenFormRunsInFts5) {
+  EXPECT_EQ(store_->Search("cord (short OR long)", 10).size(), 3u);
+  EXPECT_EQ(store_->Search("(short OR long) cord -outlet", 10).size(), 2u);
+  EXPECT_EQ(store_->Search("电池,屏幕 OR,cord", 10).size(), 0u) << "OR is a word there";
+  EXPECT_EQ(store_->Search("\"short cord\"*", 10).size(), 1u);
+  EXPECT_EQ(store_->Search("NEAR(cord outlet, 8)", 10).size(), 1u);
+  EXPECT_EQ(store_->Search("NEAR(cord outlet, 2)", 10).size(), 0u);
 }
 
 TEST_F(FtsSearchTest, SearchProductsRestrictsHitsToTheGivenProducts) {
