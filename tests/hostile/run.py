@@ -35,13 +35,13 @@ Per input (fresh database per input), the checks, numbered as in the report line
  (5) peak memory: every ingest's peak RSS (ru_maxrss from wait4, the number GNU time -f %M
      prints) below PEAK_RSS_MB.
 
-Bounds (measured on the 2-core CI machine, Dec 2025):
-  PEAK_RSS_MB = 600. Ordinary dumps need 30-90 MB (SQLite's 64 MiB page cache dominates); a 20 MB
-  line is rejected in ~45 MB. Before the fix the gzip bomb (120 records of 12 MB, ~3 MB on disk)
-  took 3.6 GB and 233 s; 600 MB leaves room for one 16 MiB record in every queue slot but not for
-  buffering a whole decompressed dump.
+Bounds (measured on the 2-core CI machine with other work running):
+  PEAK_RSS_MB = 600. Ordinary dumps need 27-60 MB (SQLite's page cache dominates); a 20 MB line is
+  rejected in ~43 MB, a 17 MB quoted CSV field in ~56 MB; the gzip bomb (120 records of 12 MB,
+  ~3 MB on disk) now peaks at ~91 MB in ~17 s, where the build of 2 Dec 22:39 took 3.6 GB and
+  233 s. 600 MB leaves room for a few 16 MiB records in flight, not for a decompressed dump.
   TIMEOUT_S = 90 per command: an ordinary input takes well under a second.
-  Runtime goal: the whole suite under 4 minutes with 2 workers.
+  Runtime: ~125 s for all 242 inputs with 2 workers (goal: under 4 minutes).
 """
 import argparse
 import concurrent.futures
