@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "revsum/embed.h"
+#include "revsum/models.h"
 #include "revsum/store.h"
 #include "revsum/summarize.h"
 #include "revsum/tokens.h"
@@ -97,7 +98,7 @@ struct RunOptions {
   SummarizeOptions summarize;
   // Seed file for scopes whose CJK share exceeds kAutoCjkThreshold (summarize.seeds_path is used
   // for the others). Empty: summarize.seeds_path for every scope.
-  std::string cjk_seeds_path = std::string(REVSUM_SOURCE_DIR) + "/models/seeds/zh.txt";
+  std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");
   // Called after each product with (done, total).
   std::function<void(size_t, size_t)> progress;
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "revsum/embed.h"
+#include "revsum/models.h"
 #include "revsum/score.h"
 #include "revsum/select.h"
 #include "revsum/text.h"
@@ -32,8 +33,9 @@ struct SummarizeOptions {
   // Sentence segmentation of each review.
   SegmentOptions segment;
 
-  // Seed file for the opinion and aspect heads; empty disables the anchored heads.
-  std::string seeds_path = std::string(REVSUM_SOURCE_DIR) + "/models/seeds/en.txt";
+  // Seed file for the opinion and aspect heads (default: <models>/seeds/en.txt, see models.h);
+  // empty disables the anchored heads.
+  std::string seeds_path = DefaultSeedsPath("en.txt");
 
   // Number of topic heads (TopicAnchors) fitted to the scope; 0 disables them.
   int topic_heads = 0;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "revsum/models.h"
 #include "use_lite_internal.h"
 
 namespace revsum {
@@ -114,12 +115,7 @@ void ParallelFor(int64_t count, int threads, Fn&& fn) {
 
 }  // namespace
 
-std::string DefaultUseLiteModelDir() {
-  if (const char* env = std::getenv("REVSUM_MODELS_DIR"); env && *env) {
-    return (std::filesystem::path(env) / "use-lite").string();
-  }
-  return (std::filesystem::path(REVSUM_SOURCE_DIR) / "models" / "use-lite").string();
-}
+std::string DefaultUseLiteModelDir() { return (ModelsDir() / "use-lite").string(); }
 
 struct UseLiteEmbedder::Impl {
   UseLiteOptions options;
@@ -193,15 +189,25 @@ UseLiteEmbedder::~UseLiteEmbedder() = default;
 
 std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& options) {
   auto impl = std::make_unique<Impl>(options);
-  const std::string dir = options.model_dir.empty() ? DefaultUseLiteModelDir() : options.model_dir;
+  std::string dir = options.model_dir;
+  if (dir.empty()) {
+    try {
+      dir = DefaultUseLiteModelDir();
+    } catch (const ModelsError& e) {
+      throw UseLiteError(e.what());
+    }
+  }
   std::string manifest = options.manifest_path;
   if (manifest.empty()) {
     std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
     if (!p.has_filename()) p = p.parent_path();  // "models/use-lite/" -> "models/use-lite"
     manifest = (p.parent_path() / "use-lite.manifest").string();
-    if (!std::filesystem::exists(manifest)) {  // a models folder outside the checkout
-      manifest =
-          (std::filesystem::path(REVSUM_SOURCE_DIR) / "models" / "use-lite.manifest").string();
+    if (!std::filesystem::exists(manifest)) {  // a model folder outside any models folder
+      try {
+        manifest = (ModelsDir() / "use-lite.manifest").string();
+      } catch (const ModelsError&) {
+        // keep the path beside the model: the loader's error names it
+      }
     }
   }
   impl->model = use_lite::LoadModelFiles(dir, manifest);

@@ -1,10 +1,10 @@
-// The USE-lite forward pass (Eigen + an AVX-512 matrix product), op for op as SPEC.md §3 describes
-// the TF.js graph: embedding added twice plus a sin/cos timing signal, two pre-norm transformer
-// layers (256 -> 512 wide, 4 heads of 64 / 128), masked mean pooling, a tanh dense layer and L2
-// normalisation.
+// The USE-lite forward pass (Eigen + a SIMD matrix product chosen at run time), op for op as
+// SPEC.md §3 describes the TF.js graph: embedding added twice plus a sin/cos timing signal, two
+// pre-norm transformer layers (256 -> 512 wide, 4 heads of 64 / 128), masked mean pooling, a tanh
+// dense layer and L2 normalisation.
 //
 // Layout: a batch's real tokens are packed into the rows of one matrix (no padding), so every dense
-// layer is a single product [tokens, in] x [in, out] (MatMul below). Attention runs per sequence
+// layer is a single product [tokens, in] x [in, out] (Dense below). Attention runs per sequence
 // over its own tokens, which equals the graph's padded attention because the -1e9 key bias makes
 // exp() exactly 0 on padding.
 
@@ -16,11 +16,8 @@
 #include <algorithm>
 #include <cmath>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
-
 #include "use_lite_internal.h"
+#include "use_lite_matmul.h"
 
 namespace revsum::use_lite {
 
@@ -79,94 +76,13 @@ WorkspacePtr NewWorkspace() { return WorkspacePtr(new Workspace); }
 
 namespace {
 
-#if defined(__AVX512F__)
-// R rows x 64 columns of C = A * B, accumulated in registers over the whole of k.
-template <int R>
-inline void MatMulTile(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
-                       int64_t ldc, int64_t depth) {
-  __m512 acc[R][4];
-  for (int r = 0; r < R; ++r) {
-    for (int j = 0; j < 4; ++j) acc[r][j] = _mm512_setzero_ps();
-  }
-  for (int64_t k = 0; k < depth; ++k) {
-    const float* bk = b + k * ldb;
-    const __m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
-    const __m512 b2 = _mm512_loadu_ps(bk + 32), b3 = _mm512_loadu_ps(bk + 48);
-    for (int r = 0; r < R; ++r) {
-      const __m512 x = _mm512_set1_ps(a[r * lda + k]);
-      acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
-      acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
-      acc[r][2] = _mm512_fmadd_ps(x, b2, acc[r][2]);
-      acc[r][3] = _mm512_fmadd_ps(x, b3, acc[r][3]);
-    }
-  }
-  for (int r = 0; r < R; ++r) {
-    for (int j = 0; j < 4; ++j) _mm512_storeu_ps(c + r * ldc + 16 * j, acc[r][j]);
-  }
-}
-#endif
-
-// C[rows, cols] = A[rows, depth] * B[depth, cols], row-major with leading dimensions.
-// Every element is a chain of fused multiply-adds over k = 0..depth-1 starting from 0, whatever
-// the row count or the code path, so a row's result depends on that row's inputs only: this is
-// what makes a sentence's embedding independent of its batch. (Eigen's GEMM blocks k by matrix
-// size and takes a GEMV path for one row, which breaks that.) The AVX-512 tiles (6 rows x 64
-// columns, 24 accumulators) give the same bits as the portable loop.
-void MatMul(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
-            int64_t rows, int64_t depth, int64_t cols) {
-  int64_t done_cols = 0;
-#if defined(__AVX512F__)
-  constexpr int kTileRows = 6;
-  done_cols = cols - cols % 64;
-  for (int64_t c0 = 0; c0 < done_cols; c0 += 64) {  // a column panel of B stays in L2
-    for (int64_t r0 = 0; r0 < rows; r0 += kTileRows) {
-      const float* ar = a + r0 * lda;
-      float* cr = c + r0 * ldc + c0;
-      switch (std::min<int64_t>(kTileRows, rows - r0)) {
-        case 6:
-          MatMulTile<6>(ar, lda, b + c0, ldb, cr, ldc, depth);
-          break;
-        case 5:
-          MatMulTile<5>(ar, lda, b + c0, ldb, cr, ldc, depth);
-          break;
-        case 4:
-          MatMulTile<4>(ar, lda, b + c0, ldb, cr, ldc, depth);
-          break;
-        case 3:
-          MatMulTile<3>(ar, lda, b + c0, ldb, cr, ldc, depth);
-          break;
-        case 2:
-          MatMulTile<2>(ar, lda, b + c0, ldb, cr, ldc, depth);
-          break;
-        default:
-          MatMulTile<1>(ar, lda, b + c0, ldb, cr, ldc, depth);
-          break;
-      }
-    }
-  }
-#endif
-  if (done_cols == cols) return;
-  // Portable path (and the columns the tiles do not cover): the same per-element chain over k,
-  // fused where the target has FMA, so it matches the tiles bit for bit on such machines.
-  for (int64_t r = 0; r < rows; ++r) {
-    float* cr = c + r * ldc;
-    for (int64_t j = done_cols; j < cols; ++j) cr[j] = 0.0f;
-    for (int64_t k = 0; k < depth; ++k) {
-      const float x = a[r * lda + k];
-      const float* bk = b + k * ldb;
-#if defined(__FMA__)
-      for (int64_t j = done_cols; j < cols; ++j) cr[j] = std::fma(x, bk[j], cr[j]);
-#else
-      for (int64_t j = done_cols; j < cols; ++j) cr[j] += x * bk[j];
-#endif
-    }
-  }
-}
-
 // out[0:rows] = in[0:rows] * w, on the top rows of the workspace matrices.
+// The product is the variant chosen for this CPU (use_lite_matmul.h); all of its variants keep
+// every output row independent of the other rows, which makes embeddings independent of batching.
 void Dense(const Matrix& in, const Matrix& w, int64_t rows, Matrix& out) {
-  MatMul(in.data(), in.cols(), w.data(), w.cols(), out.data(), out.cols(), rows, w.rows(),
-         w.cols());
+  static const MatMulFn mat_mul = SelectedMatMul();
+  mat_mul(in.data(), in.cols(), w.data(), w.cols(), out.data(), out.cols(), rows, w.rows(),
+          w.cols());
 }
 
 // LayerNorm over the last axis (SPEC.md §3.3): (gamma * rsqrt(var + eps)) * (x - mean) + beta,

@@ -11,6 +11,7 @@
 
 #include "bpe_ranks.h"
 #include "pretokenizer.h"
+#include "revsum/models.h"
 #include "revsum/tokens.h"
 
 namespace revsum {
@@ -108,12 +109,7 @@ bool ParseEncoding(std::string_view name, Encoding* encoding) {
   return false;
 }
 
-std::filesystem::path DefaultModelsDir() {
-  if (const char* env = std::getenv("REVSUM_MODELS_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return std::filesystem::path(REVSUM_SOURCE_DIR) / "models";
-}
+std::filesystem::path DefaultModelsDir() { return ModelsDir(); }
 
 struct SpecialToken {
   std::string text;
@@ -132,7 +128,14 @@ TokenCounter::TokenCounter(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 TokenCounter::~TokenCounter() = default;
 
 std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding, std::string* error) {
-  return Load(encoding, DefaultModelsDir(), error);
+  std::filesystem::path dir;
+  try {
+    dir = DefaultModelsDir();
+  } catch (const ModelsError& e) {
+    *error = e.what();
+    return nullptr;
+  }
+  return Load(encoding, dir, error);
 }
 
 std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
@@ -142,10 +145,14 @@ std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
   const std::string file_name = name + ".tiktoken";
   const std::filesystem::path path = models_dir / "tiktoken" / file_name;
 
-  // The expected sha256, from the manifest beside the data or else the source tree's.
+  // The expected sha256, from the manifest beside the data or else the default models folder's.
   std::filesystem::path manifest = models_dir / "tiktoken.manifest";
   if (!std::filesystem::exists(manifest)) {
-    manifest = std::filesystem::path(REVSUM_SOURCE_DIR) / "models" / "tiktoken.manifest";
+    try {
+      manifest = ModelsDir() / "tiktoken.manifest";
+    } catch (const ModelsError&) {
+      // keep the path beside the data: the error below names it
+    }
   }
   std::string manifest_text;
   if (!ReadFile(manifest, &manifest_text)) {
