@@ -22,7 +22,8 @@
 // comma -> CSV, else text). Gzip is recognised by its magic bytes whatever the name. A JSON dump
 // whose first non-space byte is '[' is read as one array of objects (jq -s, pandas
 // to_json(orient="records"), Hugging Face exports), streamed element by element, unless its name
-// ends in .jsonl or .ndjson (then it is JSON Lines). Lines end at "\n" or "\r\n"; a file whose
+// ends in .jsonl or .ndjson, or it has no .json* name and --format jsonl was given (stdin, for
+// one): then it is JSON Lines. Lines end at "\n" or "\r\n"; a file whose
 // first line ends with a lone "\r" (classic Mac OS exports) has "\r" line ends too. A UTF-8 BOM
 // is skipped.
 //

@@ -99,6 +99,12 @@ struct RunOptions {
   // Seed file for scopes whose CJK share exceeds kAutoCjkThreshold (summarize.seeds_path is used
   // for the others). Empty: summarize.seeds_path for every scope.
   std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");
+  // Products summarised in parallel; 0 = one per core. Results are identical whatever the count
+  // (each product depends only on its own reviews; results are written in product order).
+  int threads = 0;
+  // Re-score only the products with reviews newer than the last finished run with the same key
+  // and keep that run's other results; false = recompute everything.
+  bool incremental = true;
   // Called after each product with (done, total).
   std::function<void(size_t, size_t)> progress;
 };
@@ -108,19 +114,23 @@ struct RunReport {
   size_t product_summaries = 0;
   size_t review_summaries = 0;
   size_t sentences_scored = 0;
+  size_t products_rescored = 0;  // products whose results were computed by this run
+  size_t products_reused = 0;    // products kept from the previous run with the same key
   std::string embedder;
 };
 
 // The canonical string of every parameter that changes results; equal keys = the same run.
 std::string RunKey(const RunOptions& options);
 
-// Summarises the chosen scopes and stores scores and summaries as one run. Throws StoreError,
-// UseLiteError (model files), std::runtime_error (seeds, tokenizer data, unknown product).
 // Throws std::runtime_error naming what is missing (the tokenizer's vocabulary, the USE-lite model
 // files the embedder needs, the seed sentences) before any work is done, so `run` fails before it
 // touches the store.
 void CheckRunNeeds(const RunOptions& options);
 
+// Summarises the chosen scopes and stores scores and summaries as one run, reading one snapshot
+// (the reviews stored when it starts), products in parallel, re-scoring only what changed since
+// the last finished run with the same key (see RunOptions::incremental). Throws StoreError,
+// UseLiteError (model files), std::runtime_error (seeds, tokenizer data, unknown product).
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options);
 
 }  // namespace revsum

@@ -153,7 +153,7 @@ class ReviewStore {
   // Adds a review and its sentences. Returns false, and stores nothing, when a review with the
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
-  // Keeps a rejected record. Its identity is its content (reason and raw bytes; source and line
+  // Keeps a rejected record. Its identity is its content (reason and raw bytes; reason and line
   // when it has no raw bytes): the same bad record from another path is stored once, a new bad
   // record at a reused path and line is kept.
   void AddReject(int64_t source_id, const Reject& reject);
@@ -185,10 +185,20 @@ class ReviewStore {
   std::vector<std::pair<std::string, int64_t>> RejectReasons(size_t limit);
 
   // --- runs, scores, summaries --------------------------------------------------------------
-  // Starts a run with this key (recording run.snapshot_review_id), deleting the scores and
-  // summaries of an earlier run with the same key (re-running replaces, never duplicates). Returns
-  // the run id.
-  int64_t BeginRun(const RunInfo& run, const std::vector<std::string>& head_names);
+  // Starts a run with this key (recording run.snapshot_review_id). Same key = same run: with
+  // keep_results false its earlier scores and summaries are deleted (re-running replaces, never
+  // duplicates); with keep_results true they stay, for an incremental run that replaces only what
+  // changed (DeleteProductResults). Either way the run is unfinished until FinishRun. Returns the
+  // run id (stable for a key).
+  int64_t BeginRun(const RunInfo& run, const std::vector<std::string>& head_names,
+                   bool keep_results = false);
+  // The run with this key, if any (finished or not).
+  std::optional<RunInfo> FindRun(const std::string& key);
+  // Deletes the product-scope scores and summary of `product` in a run.
+  void DeleteProductResults(int64_t run_id, const std::string& product);
+  // Product keys with a review whose id is in (after, up_to], sorted: the products an ingest
+  // changed since a run that read reviews up to `after`.
+  std::vector<std::string> ProductsChangedSince(int64_t after, int64_t up_to);
   void FinishRun(int64_t run_id);
   void AddScores(int64_t run_id, const std::string& scope, const std::vector<ScoreRow>& rows);
   int64_t AddSummary(const StoredSummary& summary);

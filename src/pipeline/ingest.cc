@@ -1,5 +1,7 @@
 #include "revsum/ingest.h"
 
+#include "bounded_queue.h"
+
 #include <unicode/uchar.h>
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 #include <vector>
 
 namespace revsum {
+
+using pipeline_internal::BoundedQueue;
 
 IngestCounts& IngestCounts::operator+=(const IngestCounts& o) {
   read += o.read;
@@ -36,53 +40,6 @@ struct Batch {
   std::vector<std::vector<Sentence>> sentences;  // parallel to records
   uint64_t bytes_after = 0;                      // reader position after the batch
   Format format = Format::kAuto;                 // the reader's format once it has started
-};
-
-// A small bounded, closable FIFO.
-template <typename T>
-class BoundedQueue {
- public:
-  explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
-  // Returns false, dropping the item, once the queue is closed.
-  bool Push(T item) {
-    std::unique_lock lock(mu_);
-    not_full_.wait(lock, [&] { return items_.size() < capacity_ || closed_; });
-    if (closed_) return false;
-    items_.push_back(std::move(item));
-    not_empty_.notify_one();
-    return true;
-  }
-  std::optional<T> Pop() {
-    std::unique_lock lock(mu_);
-    not_empty_.wait(lock, [&] { return !items_.empty() || closed_; });
-    if (items_.empty()) return std::nullopt;
-    T item = std::move(items_.front());
-    items_.pop_front();
-    not_full_.notify_one();
-    return item;
-  }
-  // No more pushes; Pop() drains what is queued, then returns nullopt.
-  void Close() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    not_empty_.notify_all();
-    not_full_.notify_all();
-  }
-  // Close() and drop what is queued: every thread blocked on the queue returns at once.
-  void Cancel() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    items_.clear();
-    not_empty_.notify_all();
-    not_full_.notify_all();
-  }
-
- private:
-  size_t capacity_;
-  std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
-  std::deque<T> items_;
-  bool closed_ = false;
 };
 
 // Segments one review into *sentences (with token counts), or says why it cannot be stored: a text

@@ -3,18 +3,26 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 
+#include "bounded_queue.h"
 #include "revsum/combined.h"
 #include "revsum/lexical.h"
 #include "revsum/text.h"
 
 namespace revsum {
+
+using pipeline_internal::BoundedQueue;
 
 std::string_view EmbedderChoiceName(EmbedderChoice choice) {
   switch (choice) {
@@ -152,18 +160,28 @@ namespace {
 class RunWriter {
  public:
   // `tokens` (may be null) counts the LLM tokens of each summary and its input.
-  RunWriter(ReviewStore& store, RunInfo info, const TokenCounter* tokens)
-      : store_(store), info_(std::move(info)), tokens_(tokens) {}
+  // `heads` is the layout of the rows already stored when `keep_results` (an incremental run);
+  // new heads are appended to it.
+  RunWriter(ReviewStore& store, RunInfo info, const TokenCounter* tokens,
+            std::vector<std::string> heads, bool keep_results)
+      : store_(store),
+        info_(std::move(info)),
+        tokens_(tokens),
+        heads_(std::move(heads)),
+        keep_results_(keep_results) {}
+
+  // Drops the stored product-scope results of `product` before it is written again.
+  void DeleteProduct(const std::string& product) {
+    Start({});
+    store_.DeleteProductResults(*run_id_, product);
+  }
 
   // `source_text` is the scope's review texts, one per line: what token savings are measured on.
   void Write(const std::string& scope, const std::string& subject,
              const std::vector<int64_t>& sentence_ids, const std::vector<std::string>& texts,
              std::string_view source_text, const ScopeSummary& result, const CostFunction& cost,
              const std::string& unit, const std::string& embedder) {
-    if (!run_id_) {
-      heads_ = result.weights.head_names;
-      run_id_ = store_.BeginRun(info_, heads_);
-    }
+    Start(result.weights.head_names);
     // Heads a scope has that earlier scopes lacked (consensus needs >= 2 sentences; seed sets
     // differ by language) are appended to the run's layout; earlier rows keep their prefix.
     std::vector<size_t> column(result.weights.head_names.size());
@@ -210,19 +228,27 @@ class RunWriter {
     store_.AddSummary(summary);
   }
 
-  // REQUIRES: at least one Write().
   int64_t Finish() {
+    Start({});
     if (heads_changed_) store_.SetRunHeads(*run_id_, heads_);
     store_.FinishRun(*run_id_);
     return *run_id_;
   }
 
  private:
+  // Creates (or restarts) the run row on first use; a fresh run takes the first scope's heads.
+  void Start(const std::vector<std::string>& first_heads) {
+    if (run_id_) return;
+    if (heads_.empty()) heads_ = first_heads;
+    run_id_ = store_.BeginRun(info_, heads_, keep_results_);
+  }
+
   ReviewStore& store_;
   RunInfo info_;
   const TokenCounter* tokens_;
   std::optional<int64_t> run_id_;
   std::vector<std::string> heads_;
+  bool keep_results_;
   bool heads_changed_ = false;
 };
 
@@ -236,6 +262,40 @@ void CheckRunNeeds(const RunOptions& options) {
   RunKey(options);                                               // reads the seed files
   EmbedderPool(options.embedder, options.use_lite).ModelHash();  // loads the models it needs
 }
+
+namespace {
+
+// One product's work: its reviews, and which scopes to (re)compute.
+struct ProductJob {
+  size_t seq = 0;
+  std::string product;
+  std::vector<StoredReview> reviews;
+  bool product_scope = false;
+  int64_t review_scope_after = INT64_MAX;  // review-scope summaries for reviews with id above this
+};
+
+// One scope's result, ready to write.
+struct ScopeResult {
+  std::string scope, subject;
+  std::vector<int64_t> sentence_ids;
+  std::vector<std::string> texts;
+  std::string source_text;
+  ScopeSummary summary;
+  std::string embedder;
+};
+
+struct ProductResult {
+  size_t seq = 0;
+  std::vector<ScopeResult> scopes;
+};
+
+size_t SentenceCount(const std::vector<StoredReview>& reviews) {
+  size_t n = 0;
+  for (const StoredReview& r : reviews) n += r.sentences.size();
+  return n;
+}
+
+}  // namespace
 
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   SummarizeOptions summarize = options.summarize;
@@ -273,12 +333,14 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     }
   }
 
-  EmbedderPool pool(options.embedder, options.use_lite);
   RunInfo info;
   info.key = RunKey(options);
   info.snapshot_review_id = snapshot;
-  info.embedder = pool.Describe();
-  info.model_hash = pool.ModelHash();
+  {
+    EmbedderPool pool(options.embedder, options.use_lite);
+    info.embedder = pool.Describe();
+    info.model_hash = pool.ModelHash();
+  }
   std::ostringstream params;
   params << "{\"budget\":" << JsonQuote(summarize.budget.ToString()) << ",\"scopes\":"
          << JsonQuote(std::string(options.review_scope ? "review " : "") +
@@ -289,53 +351,166 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
          << ",\"key\":" << JsonQuote(info.key) << "}";
   info.params_json = params.str();
 
-  RunWriter writer(store, info, tokens.get());
+  // Incremental: a finished run with the same key (same parameters, same models) that read the
+  // reviews up to `previous->snapshot_review_id` stays valid for every product without a newer
+  // review; only the others are re-scored. Reviews never change once stored, so their review-scope
+  // summaries stay valid too.
+  std::optional<RunInfo> previous = store.FindRun(info.key);
+  const bool incremental = options.incremental && previous && !previous->finished_at.empty() &&
+                           previous->snapshot_review_id > 0 &&
+                           previous->model_hash == info.model_hash;
+  std::vector<bool> recompute(products.size(), true);
+  if (incremental) {
+    const std::vector<std::string> changed =
+        store.ProductsChangedSince(previous->snapshot_review_id, snapshot);
+    for (size_t p = 0; p < products.size(); ++p) {
+      recompute[p] = std::binary_search(changed.begin(), changed.end(), products[p]);
+    }
+  }
+
   RunReport report;
   report.embedder = info.embedder;
+  std::vector<size_t> todo;
   for (size_t p = 0; p < products.size(); ++p) {
-    const std::vector<StoredReview> reviews = store.GetProductReviews(products[p], snapshot);
-    if (options.product_scope) {
-      std::vector<std::string> texts;
-      std::vector<int64_t> ids;
-      for (const StoredReview& r : reviews) {
-        for (const StoredSentence& s : r.sentences) {
-          texts.push_back(s.text);
-          ids.push_back(s.id);
-        }
-      }
-      if (!texts.empty()) {
-        Embedder& embedder = pool.For(texts);
-        ScopeSummary result =
-            SummarizeScope(texts, Scope::kProduct, summarize, seeds_for(texts), embedder);
-        std::string source;
-        for (const StoredReview& r : reviews) (source += r.text) += '\n';
-        writer.Write("product", products[p], ids, texts, source, result, cost, unit,
-                     embedder.name());
-        ++report.product_summaries;
-        report.sentences_scored += texts.size();
-      }
+    if (recompute[p]) {
+      todo.push_back(p);
+    } else {
+      ++report.products_reused;
     }
-    if (options.review_scope) {
-      for (const StoredReview& r : reviews) {
-        if (r.sentences.empty()) continue;
-        std::vector<std::string> texts;
-        std::vector<int64_t> ids;
-        for (const StoredSentence& s : r.sentences) {
-          texts.push_back(s.text);
-          ids.push_back(s.id);
-        }
-        Embedder& embedder = pool.For(texts);
-        ScopeSummary result =
-            SummarizeScope(texts, Scope::kReview, summarize, seeds_for(texts), embedder);
-        writer.Write("review", std::to_string(r.id), ids, texts, r.text, result, cost, unit,
-                     embedder.name());
-        ++report.review_summaries;
-        report.sentences_scored += texts.size();
-      }
-    }
-    if (options.progress) options.progress(p + 1, products.size());
   }
-  if (report.product_summaries + report.review_summaries == 0) {
+  const std::vector<std::string> previous_heads =
+      incremental ? store.RunHeadNames(previous->id) : std::vector<std::string>{};
+  RunWriter writer(store, info, tokens.get(), previous_heads, incremental);
+
+  // Products in parallel: this thread reads each product's reviews and writes results in product
+  // order (so the store is the same whatever the thread count); workers embed, score and select.
+  // A product above kHugeScopeSentences runs alone, so memory stays that of one product.
+  int threads = options.threads > 0
+                    ? options.threads
+                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  threads = std::min<int>(threads, static_cast<int>(std::max<size_t>(todo.size(), 1)));
+  UseLiteOptions use_lite = options.use_lite;
+  if (threads > 1) use_lite.threads = 1;  // parallel over products, not inside one
+  BoundedQueue<ProductJob> jobs(static_cast<size_t>(threads));
+  BoundedQueue<ProductResult> results(static_cast<size_t>(threads) * 2);
+  std::mutex failure_mu;
+  std::exception_ptr failure;
+  auto fail = [&](std::exception_ptr e) {
+    {
+      std::lock_guard lock(failure_mu);
+      if (!failure) failure = e;
+    }
+    jobs.Cancel();
+    results.Cancel();
+  };
+  auto work = [&] {
+    try {
+      EmbedderPool pool(options.embedder, use_lite);
+      while (auto job = jobs.Pop()) {
+        ProductResult out;
+        out.seq = job->seq;
+        auto add = [&](std::string scope, std::string subject, const StoredReview* only) {
+          ScopeResult r;
+          r.scope = std::move(scope);
+          r.subject = std::move(subject);
+          for (const StoredReview& review : job->reviews) {
+            if (only && &review != only) continue;
+            for (const StoredSentence& s : review.sentences) {
+              r.texts.push_back(s.text);
+              r.sentence_ids.push_back(s.id);
+            }
+            (r.source_text += review.text) += only ? "" : "\n";
+          }
+          if (r.texts.empty()) return;
+          Embedder& embedder = pool.For(r.texts);
+          r.summary =
+              SummarizeScope(r.texts, r.scope == "product" ? Scope::kProduct : Scope::kReview,
+                             summarize, seeds_for(r.texts), embedder);
+          r.embedder = embedder.name();
+          out.scopes.push_back(std::move(r));
+        };
+        if (job->product_scope) add("product", job->product, nullptr);
+        for (const StoredReview& review : job->reviews) {
+          if (review.id > job->review_scope_after)
+            add("review", std::to_string(review.id), &review);
+        }
+        if (!results.Push(std::move(out))) break;  // cancelled
+      }
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  };
+  std::vector<std::thread> workers;
+  try {
+    for (int t = 0; t < threads; ++t) workers.emplace_back(work);
+  } catch (const std::system_error& e) {
+    jobs.Cancel();
+    results.Cancel();
+    for (auto& w : workers) w.join();
+    throw std::runtime_error("cannot start " + std::to_string(threads) +
+                             " summarize threads: " + e.what() + "; use fewer --threads");
+  }
+
+  std::map<size_t, ProductResult> pending;
+  size_t next_write = 0, in_flight = 0;
+  auto write_ready = [&](bool wait) {
+    if (wait) {
+      auto r = results.Pop();
+      if (!r) return false;
+      pending.emplace(r->seq, std::move(*r));
+    }
+    for (auto it = pending.find(next_write); it != pending.end(); it = pending.find(next_write)) {
+      const size_t p = todo[it->first];
+      if (incremental) writer.DeleteProduct(products[p]);
+      for (const ScopeResult& r : it->second.scopes) {
+        writer.Write(r.scope, r.subject, r.sentence_ids, r.texts, r.source_text, r.summary, cost,
+                     unit, r.embedder);
+        ++(r.scope == "product" ? report.product_summaries : report.review_summaries);
+        report.sentences_scored += r.texts.size();
+      }
+      ++report.products_rescored;
+      pending.erase(it);
+      ++next_write;
+      --in_flight;
+      if (options.progress) options.progress(report.products_reused + next_write, products.size());
+    }
+    return true;
+  };
+  try {
+    for (size_t k = 0; k < todo.size() && !failure; ++k) {
+      ProductJob job;
+      job.seq = k;
+      job.product = products[todo[k]];
+      job.reviews = store.GetProductReviews(job.product, snapshot);
+      job.product_scope = options.product_scope;
+      job.review_scope_after = !options.review_scope ? INT64_MAX
+                               : incremental         ? previous->snapshot_review_id
+                                                     : 0;
+      const bool huge = SentenceCount(job.reviews) > kHugeScopeSentences;
+      // A huge product waits for the others to finish and runs alone.
+      while (in_flight > 0 && (huge || in_flight >= static_cast<size_t>(threads) * 2)) {
+        if (!write_ready(true)) break;
+      }
+      ++in_flight;
+      if (!jobs.Push(std::move(job))) break;
+      if (huge) {
+        while (in_flight > 0 && write_ready(true)) {
+        }
+      }
+    }
+    jobs.Close();
+    while (in_flight > 0 && write_ready(true)) {
+    }
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  jobs.Cancel();
+  for (auto& w : workers) w.join();
+  if (failure) {
+    store.Rollback();
+    std::rethrow_exception(failure);
+  }
+  if (!incremental && report.product_summaries + report.review_summaries == 0) {
     throw std::runtime_error(store.path() + ": nothing to summarise (no sentences in the chosen " +
                              "products); ingest reviews first");
   }

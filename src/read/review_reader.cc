@@ -116,8 +116,11 @@ std::unique_ptr<ReviewReader> ReviewReader::Open(const std::string& path,
 
   switch (format) {
     case Format::kJsonl:
-      // A ".jsonl" or ".ndjson" name promises lines; elsewhere a leading '[' means an array.
-      if (StartsWithArray(head) && !IsLinesName(path)) {
+      // A ".jsonl" or ".ndjson" name, or --format jsonl given for a name without ".json", promises
+      // lines (so the same bytes read the same from a file and from stdin with that format);
+      // elsewhere a leading '[' means an array.
+      if (StartsWithArray(head) && !IsLinesName(path) &&
+          !(options.format == Format::kJsonl && FormatFromPath(path) != Format::kJsonl)) {
         return read_internal::NewJsonArrayReader(path, std::move(lines), options);
       }
       return read_internal::NewJsonlReader(path, std::move(lines), options);

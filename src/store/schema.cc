@@ -146,7 +146,7 @@ UPDATE reviews SET content_hash = revsum_review_hash(
 
 -- A reject's identity is its content (reason + raw bytes), like a review's, not (source, line):
 -- a new bad record at a reused path or on stdin is kept, and the same dump under another path
--- does not multiply its rejects. Rejects without raw bytes are told apart by source and line.
+-- does not multiply its rejects. Rejects without raw bytes are told apart by line.
 DROP VIEW reject_summary;
 CREATE TABLE rejects_v4 (
   id           INTEGER PRIMARY KEY,

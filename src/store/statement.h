@@ -105,8 +105,8 @@ void Migrate(sqlite3* db, int target = kSchemaVersion);
 // revsum_fts_text, revsum_floats_json) on `db`.
 void RegisterStoreFunctions(sqlite3* db);
 
-// A reject's identity (see the rejects table): FNV-1a of reason and raw bytes, plus source path and
-// line when there are no raw bytes.
+// A reject's identity (see the rejects table): FNV-1a of reason and raw bytes, plus the line when
+// there are no raw bytes (a file-level reject such as a truncated gzip stream).
 uint64_t RejectContentHash(std::string_view source, uint64_t line, std::string_view reason,
                            std::string_view raw);
 

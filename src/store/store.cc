@@ -114,14 +114,14 @@ uint64_t ReviewContentHash(const Review& review) {
 
 namespace store_internal {
 
-uint64_t RejectContentHash(std::string_view source, uint64_t line, std::string_view reason,
+uint64_t RejectContentHash(std::string_view /*source*/, uint64_t line, std::string_view reason,
                            std::string_view raw) {
   uint64_t h = 14695981039346656037ULL;
   Fnv1a(&h, reason);
   Fnv1a(&h, kNul);
   if (raw.empty()) {
-    Fnv1a(&h, source);
-    Fnv1a(&h, kNul);
+    // A file-level reject ("truncated gzip stream") has no bytes of its own: the reason and the
+    // line tell it apart, not the path, so the same dump under another path adds nothing.
     Fnv1a(&h, std::to_string(line));
   } else {
     Fnv1a(&h, raw);
@@ -651,7 +651,8 @@ std::vector<std::pair<std::string, int64_t>> ReviewStore::RejectReasons(size_t l
   return out;
 }
 
-int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>& head_names) {
+int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>& head_names,
+                              bool keep_results) {
   Flush();
   Begin();
   std::string heads;
@@ -663,10 +664,12 @@ int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>
   if (find.Step()) {
     id = find.Int(0);
     find.Reset();
-    Statement del_scores(db_, "DELETE FROM scores WHERE run_id = ?1");
-    del_scores.Bind(1, id).Run();
-    Statement del_summaries(db_, "DELETE FROM summaries WHERE run_id = ?1");
-    del_summaries.Bind(1, id).Run();
+    if (!keep_results) {
+      Statement del_scores(db_, "DELETE FROM scores WHERE run_id = ?1");
+      del_scores.Bind(1, id).Run();
+      Statement del_summaries(db_, "DELETE FROM summaries WHERE run_id = ?1");
+      del_summaries.Bind(1, id).Run();
+    }
     Statement up(db_,
                  "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, heads = ?5, "
                  "started_at = ?6, finished_at = NULL, snapshot_review_id = ?7 WHERE id = ?1");
@@ -694,6 +697,30 @@ int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>
   }
   Flush();
   return id;
+}
+
+void ReviewStore::DeleteProductResults(int64_t run_id, const std::string& product) {
+  Begin();
+  Statement scores(db_,
+                   "DELETE FROM scores WHERE run_id = ?1 AND scope = 'product' AND sentence_id IN "
+                   "(SELECT s.id FROM sentences s JOIN reviews r ON r.id = s.review_id "
+                   "JOIN products p ON p.id = r.product_id WHERE p.key = ?2)");
+  scores.Bind(1, run_id).Bind(2, product).Run();
+  Statement summary(
+      db_, "DELETE FROM summaries WHERE run_id = ?1 AND scope = 'product' AND subject = ?2");
+  summary.Bind(1, run_id).Bind(2, product).Run();
+  MaybeCommit();
+}
+
+std::vector<std::string> ReviewStore::ProductsChangedSince(int64_t after, int64_t up_to) {
+  Flush();
+  std::vector<std::string> out;
+  Statement q(db_,
+              "SELECT DISTINCT p.key FROM reviews r JOIN products p ON p.id = r.product_id "
+              "WHERE r.id > ?1 AND r.id <= ?2 ORDER BY p.key");
+  q.Bind(1, after).Bind(2, up_to);
+  while (q.Step()) out.push_back(q.Text(0));
+  return out;
 }
 
 void ReviewStore::FinishRun(int64_t run_id) {
@@ -771,6 +798,13 @@ std::optional<RunInfo> ReviewStore::GetRun(int64_t run_id) {
   Flush();
   Statement q(db_, std::string(kRunColumns) + "WHERE id = ?1");
   q.Bind(1, run_id);
+  return FirstRun(q);
+}
+
+std::optional<RunInfo> ReviewStore::FindRun(const std::string& key) {
+  Flush();
+  Statement q(db_, std::string(kRunColumns) + "WHERE key = ?1");
+  q.Bind(1, key);
   return FirstRun(q);
 }
 

@@ -285,7 +285,7 @@ TEST(ReviewReader, BytesReadFollowsTheRecordsReturned) {
     const std::string dump = ProgressDump(format, &ends, array);
     ReadOptions options;
     options.format = format;
-    auto reader = ReviewReader::Open(dir.Write("r", dump), options);
+    auto reader = ReviewReader::Open(dir.Write(array ? "r.json" : "r", dump), options);
     Record record;
     size_t i = 0;
     while (reader->Next(&record)) {
@@ -355,6 +355,20 @@ TEST(ReviewReader, PipeHasNoKnownSize) {
   EXPECT_EQ(result.bytes_read, text.size());
   ASSERT_EQ(result.reviews.size(), 1u);
   EXPECT_EQ(result.reviews[0].text, "piped");
+}
+
+TEST(ReviewReader, ExplicitJsonlFormatReadsLinesOnStdinAndUnnamedFilesAsForTheirJsonlName) {
+  TempDir dir;
+  const std::string dump = "[{\"text\": \"a\"}, {\"text\": \"b\"}]\n{\"text\": \"c\"}\n";
+  ReadOptions options;
+  options.format = Format::kJsonl;
+  for (const char* name : {"x.jsonl", "x"}) {
+    auto reader = ReviewReader::Open(dir.Write(name, dump), options);
+    Record record;
+    std::vector<bool> reviews;
+    while (reader->Next(&record)) reviews.push_back(record.review.has_value());
+    EXPECT_EQ(reviews, (std::vector<bool>{false, true})) << name << ": one line each";
+  }
 }
 
 }  // namespace
