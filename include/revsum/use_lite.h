@@ -32,6 +32,9 @@ class UseLiteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The most worker threads UseLiteEmbedder starts (see UseLiteOptions::threads).
+inline constexpr int kMaxUseLiteThreads = 1024;
+
 struct UseLiteOptions {
   // Folder holding model.json, group1-shard{1..7}of7, vocab.json and LICENSE. Empty: the default
   // from DefaultUseLiteModelDir() ($REVSUM_MODELS_DIR/use-lite, else <source>/models/use-lite).
@@ -42,7 +45,8 @@ struct UseLiteOptions {
   // <source>/models/use-lite.manifest when that file does not exist.
   std::string manifest_path;
 
-  // Worker threads used by Embed(). 0: one per hardware thread.
+  // Worker threads used by Embed(). 0: one per hardware thread; more than kMaxUseLiteThreads is
+  // read as kMaxUseLiteThreads. If the system cannot start them, Embed() throws runtime_error.
   int threads = 0;
 
   // Sentences kept in the embedding cache (keyed by a hash of the sentence text, least recently

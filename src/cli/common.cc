@@ -14,6 +14,20 @@ void AddDbOption(CLI::App& sub, std::string* db) {
   sub.add_option("--db", *db, "SQLite database file (created if missing)")->required();
 }
 
+void AddExistingDbOption(CLI::App& sub, std::string* db) {
+  sub.add_option("--db", *db, "SQLite database file (must exist)")
+      ->required()
+      ->check(CLI::ExistingFile);
+}
+
+CLI::Option* AddThreadsOption(CLI::App& sub, int* threads, const std::string& what) {
+  return sub
+      .add_option("--threads", *threads,
+                  what + " (0 = all cores, at most " + std::to_string(kMaxThreads) + ")")
+      ->check(CLI::Range(0, kMaxThreads))
+      ->capture_default_str();
+}
+
 void AddReadOptions(CLI::App& sub, ReadFlags* flags) {
   sub.add_option("--format", flags->format, "auto, jsonl, csv, tsv or text")->capture_default_str();
   FieldMap& f = flags->options.fields;
@@ -87,7 +101,8 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
   };
   std::string error;
   std::unique_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
-  // Every stored sentence carries its token count (the README promises it): no vocabulary, no ingest.
+  // Every stored sentence carries its token count (the README promises it): no vocabulary, no
+  // ingest.
   if (!tokens) throw std::runtime_error("cannot count sentence tokens: " + error);
   options.tokens = tokens.get();
   IngestCounts total;
@@ -120,7 +135,7 @@ void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
   sub.add_option("--tokenizer", flags->tokenizer, "o200k_base or cl100k_base (token budgets)")
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
-  sub.add_option("--threads", flags->threads, "embedding threads (0 = all cores)");
+  AddThreadsOption(sub, &flags->threads, "products summarised in parallel");
 }
 
 RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
@@ -129,7 +144,7 @@ RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
   options.product_scope = flags.scope == "product" || flags.scope == "both";
   options.products = flags.products;
   options.embedder = ParseEmbedderChoice(flags.embedder);
-  options.use_lite.threads = flags.threads;
+  options.threads = flags.threads;
   if (!ParseEncoding(flags.tokenizer, &options.tokenizer)) {
     throw std::invalid_argument("--tokenizer: unknown tokenizer '" + flags.tokenizer + "'");
   }
@@ -154,7 +169,9 @@ RunReport SummarizeAndReport(ReviewStore& store, const RunOptions& run_options, 
   if (!quiet) {
     std::cerr << "run " << report.run_id << ": " << report.product_summaries
               << " product summaries, " << report.review_summaries << " review summaries, "
-              << Thousands(report.sentences_scored) << " sentences scored (embedder "
+              << Thousands(report.sentences_scored) << " sentences scored, "
+              << Thousands(report.products_rescored) << " products re-scored, "
+              << Thousands(report.products_reused) << " reused (embedder "
               << report.embedder << ", budget " << options.summarize.budget.ToString() << ")\n";
   }
   return report;

@@ -11,8 +11,20 @@
 
 namespace revsum::cli {
 
-// --db PATH (required).
+// --db PATH (required), for commands that write the store: it is created if missing.
 void AddDbOption(CLI::App& sub, std::string* db);
+
+// --db PATH (required), for commands that only read the store: the file must exist, and the help
+// says so (a misspelt path is an error, not a new empty store).
+void AddExistingDbOption(CLI::App& sub, std::string* db);
+
+// The most threads any command starts for one pool. More would only exhaust the system's thread
+// limit (std::thread construction fails) on a machine that cannot run them.
+inline constexpr int kMaxThreads = 1024;
+
+// --threads N: 0 (one per core) .. kMaxThreads; anything else is refused with the range.
+// `what` names the work, e.g. "embedding threads".
+CLI::Option* AddThreadsOption(CLI::App& sub, int* threads, const std::string& what);
 
 // The reader's options: --format, --text-field ... --time-field, --paragraphs.
 struct ReadFlags {

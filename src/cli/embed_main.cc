@@ -37,7 +37,7 @@ Runner Setup(CLI::App& sub) {
                  "use-lite (512-d neural) or lexical (hashed TF-IDF, IDF fitted on all of stdin)")
       ->check(CLI::IsMember({"use-lite", "lexical"}))
       ->capture_default_str();
-  sub.add_option("--threads", args->threads, "threads (0 = all cores)");
+  AddThreadsOption(sub, &args->threads, "embedding threads");
   sub.add_option("--batch", args->batch, "use-lite: lines embedded per call")
       ->capture_default_str();
   return [args] {

@@ -34,7 +34,7 @@ Runner Setup(CLI::App& sub) {
                  "auto (combined; lexical for CJK), combined, use-lite or lexical")
       ->check(CLI::IsMember({"auto", "combined", "use-lite", "lexical"}))
       ->capture_default_str();
-  sub.add_option("--threads", args->threads, "embedding threads (0 = all cores)");
+  AddThreadsOption(sub, &args->threads, "embedding threads");
   sub.add_flag("--per-entity", args->per_entity, "also print ROUGE F per entity");
   return [args] {
     std::vector<BenchEntity> entities;

@@ -17,7 +17,7 @@ struct ExportArgs {
 
 Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<ExportArgs>();
-  AddDbOption(sub, &args->db);
+  AddExistingDbOption(sub, &args->db);
   sub.add_option("--format", args->format, "text, markdown, json or jsonl")
       ->check(CLI::IsMember({"text", "markdown", "json", "jsonl"}))
       ->capture_default_str();

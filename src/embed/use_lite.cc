@@ -10,6 +10,7 @@
 #include <list>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -107,7 +108,16 @@ void ParallelFor(int64_t count, int threads, Fn&& fn) {
   };
   std::vector<std::thread> pool;
   pool.reserve(workers - 1);
-  for (int k = 1; k < workers; ++k) pool.emplace_back(run);
+  try {
+    for (int k = 1; k < workers; ++k) pool.emplace_back(run);
+  } catch (const std::system_error& e) {
+    // Too many threads for the system: stop the started ones (never std::terminate on a joinable
+    // std::thread) and report it as an error the CLI prints.
+    next = count;
+    for (std::thread& t : pool) t.join();
+    throw std::runtime_error("cannot start " + std::to_string(workers) +
+                             " embedding threads: " + e.what() + "; use fewer --threads");
+  }
   run();
   for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
@@ -214,7 +224,7 @@ std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& opt
   impl->tokenizer = std::make_unique<use_lite::Tokenizer>(impl->model.vocab);
   impl->encoder = std::make_unique<use_lite::Encoder>(impl->model.weights);
   impl->threads = options.threads > 0
-                      ? options.threads
+                      ? std::min(options.threads, kMaxUseLiteThreads)
                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return std::unique_ptr<UseLiteEmbedder>(new UseLiteEmbedder(std::move(impl)));
 }

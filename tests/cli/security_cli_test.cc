@@ -219,5 +219,111 @@ TEST_F(SecurityCliTest, JsonExportKeepsTheExactStrings) {
   EXPECT_THAT(keys, ::testing::Contains(kForgedKey));
 }
 
+// --- 5. Write errors on stdout -----------------------------------------------------------------
+
+TEST_F(SecurityCliTest, AFullDiskOnStdoutFailsTheCommand) {
+  MakeStore(kHostileDump);
+  for (const std::string command : {"export --no-tokens --format markdown",
+                                    "export --no-tokens --format json", "stats", "search kettle"}) {
+    CommandResult r = RunRevsum(command + " --db " + db_ + " > /dev/full");
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("revsum: error: writing standard output: No space left on device"))
+        << command;
+  }
+}
+
+TEST_F(SecurityCliTest, HelpAndVersionStillExitZero) {
+  EXPECT_EQ(RunRevsum("--version").exit_code, 0);
+  CommandResult help = RunRevsum("export --help");
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_THAT(help.out, HasSubstr("--format"));
+}
+
+// --- 6. Argument errors -------------------------------------------------------------------------
+
+TEST_F(SecurityCliTest, AMisspeltOptionIsNamedEvenWhenARequiredOneIsMissing) {
+  CommandResult r = RunRevsum("stats --dbb x.db");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("revsum: error: stats: unknown option '--dbb'"));
+  EXPECT_THAT(r.err, HasSubstr("revsum stats --help"));
+}
+
+TEST_F(SecurityCliTest, AnUnknownCommandIsNamedAndTheCommandsListed) {
+  CommandResult r = RunRevsum("bogus --db x.db");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("unknown command 'bogus'"));
+  EXPECT_THAT(r.err, HasSubstr("export"));
+  EXPECT_THAT(r.err, HasSubstr("summarize"));
+  CommandResult none = RunRevsum("");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_THAT(none.err, HasSubstr("a command is required"));
+  EXPECT_THAT(none.err, HasSubstr("ingest"));
+}
+
+TEST_F(SecurityCliTest, EveryArgumentErrorExitsWithOne) {
+  for (const std::string& args : std::vector<std::string>{
+           "summarize --db " + db_ + " --scope bogus", "export --db " + db_ + " --format xml",
+           "summarize --db " + db_ + " --run", "stats", "search", "export --db " + db_ + " --run x",
+           "--bogus", "summarize --db " + db_ + " --threads x"}) {
+    CommandResult r = RunRevsum(args);
+    EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("revsum: error: ")) << args;
+  }
+}
+
+TEST_F(SecurityCliTest, ThreadCountsOutsideTheRangeAreRefusedWithTheRange) {
+  MakeStore(kHostileDump);
+  for (const std::string& command : std::vector<std::string>{
+           "summarize --embedder lexical --db " + db_, "embed --embedder lexical",
+           "eval --gold x.jsonl --budget 10w", "run - --db " + db_, "ingest - --db " + db_}) {
+    for (const char* threads : {"-1", "-3", "100000", "1025"}) {
+      CommandResult r = RunRevsum(command + " --threads " + threads, "hello\n");
+      EXPECT_EQ(r.exit_code, 1) << command << " --threads " << threads << ": " << r.err;
+      EXPECT_THAT(r.err, HasSubstr("--threads")) << command << " " << threads << ": " << r.err;
+      EXPECT_THAT(r.err, HasSubstr("1024")) << command << " " << threads << ": " << r.err;
+    }
+  }
+  CommandResult help = RunRevsum("summarize --help");
+  EXPECT_THAT(help.out, HasSubstr("0 = all cores, at most 1024"));
+}
+
+TEST_F(SecurityCliTest, ReadOnlyCommandsDoNotPromiseToCreateTheStore) {
+  CommandResult help = RunRevsum("export --help");
+  EXPECT_THAT(help.out, Not(HasSubstr("created if missing")));
+  EXPECT_THAT(help.out, HasSubstr("must exist"));
+  CommandResult r = RunRevsum("export --db " + dir_ / "nope.db");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("nope.db"));
+}
+
+TEST_F(SecurityCliTest, BadBudgetsAreRefusedWithTheirRange) {
+  MakeStore(kHostileDump);
+  for (const char* budget : {"1000000000000000000000w", "1e-9%", "0w", "-5w", "5x"}) {
+    CommandResult r = RunRevsum("summarize --embedder lexical --db " + db_ + " --budget " + budget);
+    EXPECT_EQ(r.exit_code, 1) << budget;
+    EXPECT_THAT(r.err, HasSubstr(std::string("--budget: invalid budget '") + budget + "'"));
+  }
+  EXPECT_THAT(RunRevsum("summarize --db " + db_ + " --budget 1000000000000000000000w").err,
+              HasSubstr("too large (at most 1000000000 words)"));
+  EXPECT_THAT(RunRevsum("summarize --db " + db_ + " --budget 1e-9%").err,
+              HasSubstr("between 0.01% and 100%"));
+}
+
+// --- 8. Thread creation failure -----------------------------------------------------------------
+
+TEST_F(SecurityCliTest, ThreadsTheSystemCannotStartAreAnErrorNotAnAbort) {
+  // 1024 threads need 8 GiB of stack address space; 1.5 GiB of virtual memory is plenty for one.
+  const std::string limit = "ulimit -v 1500000;";
+  std::string dump;
+  for (int i = 0; i < 50; ++i) dump += Record("P", "Review number " + std::to_string(i) + ".");
+  for (const std::string& command :
+       {"ingest - --db " + db_, "run - --embedder lexical --db " + db_}) {
+    CommandResult r = RunRevsum(command + " --threads 1024", dump, limit);
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("threads")) << command << ": " << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("terminate"))) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace revsum
