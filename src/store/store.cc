@@ -623,21 +623,7 @@ bool ReviewStore::HasProduct(const std::string& product) {
 }
 
 std::vector<SearchHit> ReviewStore::Search(const std::string& query, size_t limit) {
-  Flush();
-  std::vector<SearchHit> hits;
-  Statement q(db_,
-              "SELECT s.id, s.review_id, p.key, s.text FROM sentences_fts f "
-              "JOIN sentences s ON s.id = f.rowid JOIN reviews r ON r.id = s.review_id "
-              "JOIN products p ON p.id = r.product_id "
-              "WHERE sentences_fts MATCH ?1 ORDER BY f.rank LIMIT ?2");
-  q.Bind(1, FtsQuery(query)).Bind(2, static_cast<int64_t>(limit));
-  try {
-    while (q.Step()) hits.push_back({q.Int(0), q.Int(1), q.Text(2), q.Text(3)});
-  } catch (const StoreError&) {
-    throw StoreError("search \"" + query + "\": " + sqlite3_errmsg(db_) +
-                     " (FTS5 syntax: words, \"phrases\", AND, OR, NOT, prefix*)");
-  }
-  return hits;
+  return SearchProducts(query, limit, {});
 }
 
 std::vector<std::pair<std::string, int64_t>> ReviewStore::RejectReasons(size_t limit) {

@@ -79,10 +79,10 @@ TEST_F(CliTest, MessyDumpsAreRejectedWithFileLineAndReasonAndTheRestIsKept) {
   EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM rejects WHERE raw IS NULL OR length(raw) = 0"), 0);
 }
 
-TEST_F(CliTest, AMissingFileIsARejectNotACrash) {
+TEST_F(CliTest, AMissingFileIsASetupErrorNotAReject) {
   CommandResult r = RunRevsum("ingest " + dir_ / "nope.jsonl" + " --db " + db_);
-  EXPECT_EQ(r.exit_code, 3);
-  EXPECT_THAT(r.err, HasSubstr("nope.jsonl:0: rejected: cannot open"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("nope.jsonl: cannot open"));
 }
 
 TEST_F(CliTest, StdinIsReadWithDash) {
