@@ -2,6 +2,7 @@
 // string from a dump reaches a terminal raw or forges the structure of an export, write errors on
 // stdout fail the command, and every bad argument is refused with exit code 1 and a message that
 // names it.
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -12,7 +13,9 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "revsum/use_lite.h"
 #include "support/run_revsum.h"
+#include "support/shared_data.h"
 
 namespace revsum {
 namespace {
@@ -323,6 +326,22 @@ TEST_F(SecurityCliTest, ThreadsTheSystemCannotStartAreAnErrorNotAnAbort) {
     EXPECT_THAT(r.err, HasSubstr("threads")) << command << ": " << r.err;
     EXPECT_THAT(r.err, Not(HasSubstr("terminate"))) << r.err;
   }
+}
+
+TEST_F(SecurityCliTest, EmbeddingThreadsTheSystemCannotStartAreAnErrorNotAnAbort) {
+  if (!std::filesystem::exists(DefaultUseLiteModelDir())) {
+    if (testing::RunningInCi()) FAIL() << "USE-lite model missing in CI";
+    GTEST_SKIP() << "USE-lite model not fetched; run scripts/fetch-use-lite";
+  }
+  std::string lines;
+  for (int i = 0; i < 3000; ++i) {
+    lines += "the battery lasts all day and charges quickly, number " + std::to_string(i) + "\n";
+  }
+  CommandResult r = RunRevsum("embed --embedder use-lite --threads 1024 > /dev/null", lines,
+                              "ulimit -v 3000000;");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("cannot start 1024 embedding threads"));
+  EXPECT_THAT(r.err, HasSubstr("use fewer --threads"));
 }
 
 }  // namespace
