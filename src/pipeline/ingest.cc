@@ -27,6 +27,7 @@ IngestCounts& IngestCounts::operator+=(const IngestCounts& o) {
   ingested += o.ingested;
   duplicates += o.duplicates;
   rejected += o.rejected;
+  other_shard += o.other_shard;
   sentences += o.sentences;
   return *this;
 }
@@ -38,6 +39,7 @@ struct Batch {
   uint64_t seq = 0;
   std::vector<Record> records;
   std::vector<std::vector<Sentence>> sentences;  // parallel to records
+  std::vector<char> other_shard;                 // parallel to records: left to another shard
   uint64_t bytes_after = 0;                      // reader position after the batch
   Format format = Format::kAuto;                 // the reader's format once it has started
 };
@@ -82,7 +84,66 @@ std::optional<Reject> SegmentReview(const Review& review, const IngestOptions& o
   return std::nullopt;
 }
 
+// Whether `record` is left to another shard (see IngestShard for where rejects go).
+bool InOtherShard(const Record& record, const IngestShard& shard) {
+  if (shard.count <= 1) return false;
+  if (!record.review) return shard.index != 1;
+  return ProductShard(record.review->product, shard.count) != shard.index;
+}
+
 }  // namespace
+
+uint32_t ProductShard(std::string_view product, uint32_t count) {
+  uint64_t h = 14695981039346656037ULL;  // FNV-1a 64 offset basis
+  for (unsigned char c : product) {
+    h ^= c;
+    h *= 1099511628211ULL;  // FNV-1a 64 prime
+  }
+  return static_cast<uint32_t>(h % count) + 1;
+}
+
+IngestShard ParseShard(std::string_view text) {
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument("--shard '" + std::string(text) + "': " + why +
+                                 "; write K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) +
+                                 ", e.g. --shard 2/3");
+  };
+  const size_t slash = text.find('/');
+  if (slash == std::string_view::npos) throw bad("no '/' between K and N");
+  auto number = [&](std::string_view digits, const char* name) {
+    if (digits.empty()) throw bad(std::string(name) + " is missing");
+    uint64_t v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') throw bad(std::string(name) + " is not a whole number");
+      v = v * 10 + static_cast<uint64_t>(c - '0');
+      if (v > kMaxShards) throw bad(std::string(name) + " is above " + std::to_string(kMaxShards));
+    }
+    return static_cast<uint32_t>(v);
+  };
+  IngestShard shard;
+  shard.index = number(text.substr(0, slash), "K");
+  shard.count = number(text.substr(slash + 1), "N");
+  if (shard.count < 1) throw bad("N must be at least 1");
+  if (shard.index < 1) throw bad("K counts from 1");
+  if (shard.index > shard.count) throw bad("K is above N");
+  return shard;
+}
+
+DetectedInput DetectInput(const std::string& path, const ReadOptions& options, size_t max_records) {
+  DetectedInput out;
+  out.path = path;
+  ReadOptions read = options;
+  read.on_notice = [&](const std::string& notice) { out.notices.push_back(notice); };
+  auto reader = ReviewReader::Open(path, read);
+  Record record;
+  while (out.records.size() < max_records && reader->Next(&record)) {
+    out.records.push_back(std::move(record));
+    record = Record{};
+  }
+  out.format = reader->format();
+  out.gzip = reader->gzip();
+  return out;
+}
 
 void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& options) {
   for (const std::string& path : paths) {
@@ -93,6 +154,12 @@ void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& optio
 IngestCounts IngestFile(ReviewStore& store, const std::string& path, const IngestOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  const IngestShard shard = options.shard;
+  if (shard.count < 1 || shard.count > kMaxShards || shard.index < 1 || shard.index > shard.count) {
+    throw std::invalid_argument("shard " + std::to_string(shard.index) + "/" +
+                                std::to_string(shard.count) +
+                                ": need 1 <= K <= N <= " + std::to_string(kMaxShards));
+  }
   auto reader = ReviewReader::Open(path, options.read);
   const int threads = options.threads > 0
                           ? options.threads
@@ -156,8 +223,14 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
       SentenceSegmenter segmenter(options.segment);
       while (auto batch = todo.Pop()) {
         batch->sentences.resize(batch->records.size());
+        batch->other_shard.assign(batch->records.size(), 0);
         for (size_t i = 0; i < batch->records.size(); ++i) {
           Record& record = batch->records[i];
+          // Decided before segmenting: the other shards' reviews cost no ICU work here.
+          if (InOtherShard(record, shard)) {
+            batch->other_shard[i] = 1;
+            continue;
+          }
           if (!record.review) continue;
           if (auto reject =
                   SegmentReview(*record.review, options, segmenter, &batch->sentences[i])) {
@@ -220,7 +293,9 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
         }
         for (size_t i = 0; i < b.records.size(); ++i) {
           ++counts.read;
-          if (b.records[i].review) {
+          if (b.other_shard[i]) {
+            ++counts.other_shard;
+          } else if (b.records[i].review) {
             if (store.AddReview(source_id, *b.records[i].review, b.sentences[i])) {
               ++counts.ingested;
               counts.sentences += b.sentences[i].size();
@@ -254,7 +329,8 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
   }
   if (source_id < 0)
     source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
-  store.FinishSource(source_id, counts.read, counts.ingested, counts.duplicates, counts.rejected);
+  store.FinishSource(source_id, counts.read - counts.other_shard, counts.ingested,
+                     counts.duplicates, counts.rejected);
   report(last_bytes);
   return counts;
 }

@@ -138,5 +138,16 @@ TEST_F(StoreCliTest, TheSameDumpUnderAnotherPathAddsNoRejects) {
   EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM rejects"), rejects);
 }
 
+TEST_F(StoreCliTest, DetectPrintsFormatFieldsAndRecordsWithoutWriting) {
+  CommandResult r = RunRevsum("ingest --detect --db " + db_ + " " + kSamples + "/zh_reviews.csv " +
+                              kSamples + "/messy/malformed_json.jsonl");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("zh_reviews.csv: format csv"));
+  EXPECT_THAT(r.out, HasSubstr("line 2: product \"水果\""));
+  EXPECT_THAT(r.out, HasSubstr("line 2: rejected: malformed JSON"));
+  EXPECT_FALSE(fs::exists(db_)) << "--detect writes nothing";
+  EXPECT_EQ(RunRevsum("ingest " + kSamples + "/zh_reviews.csv").exit_code, 1) << "--db needed";
+}
+
 }  // namespace
 }  // namespace revsum
