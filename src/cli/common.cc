@@ -82,10 +82,12 @@ void ProgressLine::Finish() {
 }
 
 IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths,
-                       const ReadFlags& flags, int threads, bool quiet) {
+                       const ReadFlags& flags, int threads, bool quiet,
+                       const IngestShard& shard) {
   IngestOptions options;
   options.read = ResolveReadOptions(flags);
   options.threads = threads;
+  options.shard = shard;
   ProgressLine progress(quiet);
   options.progress = [&](const IngestProgress& p) { progress.Update(p); };
   uint64_t shown = 0;
@@ -113,7 +115,9 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
       std::cerr << TerminalSafe(path) << ": read " << Thousands(c.read) << " = ingested "
                 << Thousands(c.ingested + c.duplicates) << " (new " << Thousands(c.ingested)
                 << ", already stored " << Thousands(c.duplicates) << ") + rejected "
-                << Thousands(c.rejected) << "\n";
+                << Thousands(c.rejected);
+      if (shard.count > 1) std::cerr << " + other shard " << Thousands(c.other_shard);
+      std::cerr << "\n";
     }
     total += c;
   }

@@ -49,9 +49,11 @@ class ProgressLine {
   bool drawn_ = false;
 };
 
-// Ingests every path, printing rejects and a closing line; returns the summed counts.
+// Ingests every path (only shard `shard`, see IngestShard), printing rejects and a closing line;
+// returns the summed counts.
 IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths,
-                       const ReadFlags& flags, int threads, bool quiet);
+                       const ReadFlags& flags, int threads, bool quiet,
+                       const IngestShard& shard = {});
 
 // The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer, --threads.
 struct SummarizeFlags {

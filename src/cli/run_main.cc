@@ -12,6 +12,7 @@ struct RunArgs {
   std::string db;
   ReadFlags read;
   SummarizeFlags flags;
+  std::string shard;
   bool quiet = false;
 };
 
@@ -23,16 +24,23 @@ Runner Setup(CLI::App& sub) {
   AddDbOption(sub, &args->db);
   AddReadOptions(sub, &args->read);
   AddSummarizeOptions(sub, &args->flags);
+  sub.add_option("--shard", args->shard,
+                 "K/N: keep only the products of shard K of N (FNV-1a 64 of the product key mod N "
+                 "+ 1 = K); join the N stores with `revsum merge`");
   sub.add_flag("-q,--quiet", args->quiet, "no progress line, no per-record messages");
   return [args] {
     // Everything the job needs is checked before the store is touched: arguments, inputs, models.
     RunOptions options = ResolveRunOptions(args->flags);
+    const IngestShard shard = args->shard.empty() ? IngestShard{} : ParseShard(args->shard);
     CheckInputs(args->files, ResolveReadOptions(args->read));
     CheckRunNeeds(options);
     auto store = ReviewStore::Open(args->db);
-    IngestCounts c = IngestAll(*store, args->files, args->read, args->flags.threads, args->quiet);
+    IngestCounts c =
+        IngestAll(*store, args->files, args->read, args->flags.threads, args->quiet, shard);
     std::cout << "read " << c.read << "\tingested " << (c.ingested + c.duplicates) << "\trejected "
-              << c.rejected << "\n";
+              << c.rejected;
+    if (shard.count > 1) std::cout << "\tother shard " << c.other_shard;
+    std::cout << "\n";
     RunReport report = SummarizeAndReport(*store, options, args->quiet);
     std::cout << "run " << report.run_id << "\tproduct summaries " << report.product_summaries
               << "\treview summaries " << report.review_summaries << "\n";

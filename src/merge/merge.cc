@@ -1,0 +1,512 @@
+#include "revsum/merge.h"
+
+#include <sqlite3.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "../store/statement.h"  // FloatsJson, ParseFloatsJson: the one head-weights format
+
+namespace revsum {
+
+MergeCounts& MergeCounts::operator+=(const MergeCounts& o) {
+  sources += o.sources;
+  products += o.products;
+  reviews += o.reviews;
+  sentences += o.sentences;
+  rejects += o.rejects;
+  runs += o.runs;
+  scores += o.scores;
+  summaries += o.summaries;
+  return *this;
+}
+
+namespace {
+
+// A prepared statement on either connection that can copy values between them unchanged
+// (sqlite3_bind_value keeps NULLs, blobs and numeric types as stored).
+class Query {
+ public:
+  Query(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) Fail("preparing");
+  }
+  ~Query() { sqlite3_finalize(stmt_); }
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  Query& Bind(int i, int64_t v) { return Check(sqlite3_bind_int64(stmt_, i, v)); }
+  Query& Bind(int i, const std::string& v) {
+    return Check(sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+  }
+  Query& BindNull(int i) { return Check(sqlite3_bind_null(stmt_, i)); }
+  Query& BindValue(int i, const Query& from, int col) {
+    return Check(sqlite3_bind_value(stmt_, i, sqlite3_column_value(from.stmt_, col)));
+  }
+  // True while a row is available; resets the statement (keeping bindings) when done.
+  bool Step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    sqlite3_reset(stmt_);
+    if (rc != SQLITE_DONE) Fail("executing");
+    return false;
+  }
+  // Runs a statement without rows; returns the rows it changed.
+  int64_t Run() {
+    while (Step()) {
+    }
+    const int64_t changed = sqlite3_changes64(db_);
+    sqlite3_clear_bindings(stmt_);
+    return changed;
+  }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::string Text(int col) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
+  }
+
+ private:
+  Query& Check(int rc) {
+    if (rc != SQLITE_OK) Fail("binding");
+    return *this;
+  }
+  [[noreturn]] void Fail(const char* what) {
+    const char* sql = sqlite3_sql(stmt_);
+    store_internal::Fail(
+        db_, std::string(what) + " \"" + std::string(sql ? sql : "").substr(0, 60) + "\"");
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Input id -> output id (0 = none). A plain vector while the input's ids are dense, as revsum
+// writes them; a hash map for the rest, so a store with huge ids cannot exhaust memory.
+class IdMap {
+ public:
+  explicit IdMap(int64_t max_dense)
+      : dense_(static_cast<size_t>(std::max<int64_t>(0, max_dense))) {}
+  void Set(int64_t from, int64_t to) {
+    if (from >= 0 && static_cast<size_t>(from) < dense_.size()) {
+      dense_[static_cast<size_t>(from)] = to;
+    } else {
+      sparse_[from] = to;
+    }
+  }
+  int64_t Get(int64_t from) const {
+    if (from >= 0 && static_cast<size_t>(from) < dense_.size()) {
+      return dense_[static_cast<size_t>(from)];
+    }
+    auto it = sparse_.find(from);
+    return it == sparse_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::vector<int64_t> dense_;
+  std::unordered_map<int64_t, int64_t> sparse_;
+};
+
+int64_t OneInt(sqlite3* db, const char* sql) {
+  Query q(db, sql);
+  int64_t v = q.Step() ? q.Int(0) : 0;
+  q.Reset();
+  return v;
+}
+
+// Room for a dense map of a table's ids: up to twice its row count (revsum's ids have no gaps
+// beyond deleted rows).
+int64_t DenseBound(sqlite3* db, const char* table) {
+  const std::string sql = std::string("SELECT coalesce(max(id), 0), count(*) FROM ") + table;
+  Query q(db, sql.c_str());
+  int64_t bound = 0;
+  if (q.Step()) bound = std::min(q.Int(0), 2 * q.Int(1) + 1024) + 1;
+  q.Reset();
+  return bound;
+}
+
+std::vector<std::string> SplitTabs(const std::string& s) {
+  std::vector<std::string> out;
+  if (s.empty()) return out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || s[i] == '\t') {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+std::string JoinTabs(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? "\t" : "") + names[i];
+  return s;
+}
+
+// The ids of a summaries.sentence_ids JSON array, in order.
+std::vector<int64_t> ParseIdArray(const std::string& json) {
+  std::vector<int64_t> ids;
+  int64_t v = 0;
+  bool in_number = false, negative = false;
+  for (char c : json + ' ') {
+    if (c >= '0' && c <= '9') {
+      v = v * 10 + (c - '0');
+      in_number = true;
+    } else if (c == '-' && !in_number) {
+      negative = true;
+    } else {
+      if (in_number) ids.push_back(negative ? -v : v);
+      v = 0;
+      in_number = negative = false;
+    }
+  }
+  return ids;
+}
+
+std::string IdArray(const std::vector<int64_t>& ids) {
+  std::string s = "[";
+  for (size_t i = 0; i < ids.size(); ++i) s += (i ? "," : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
+std::unique_ptr<ReviewStore> OpenInput(const std::string& input) {
+  StoreOptions options;
+  options.read_only = true;
+  try {
+    return ReviewStore::Open(input, options);
+  } catch (const StoreError& e) {
+    throw StoreError("merge: cannot merge '" + input + "': " + e.what());
+  }
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+// One input's merge; runs inside the caller's transaction on `out`.
+class Merger {
+ public:
+  Merger(sqlite3* in, sqlite3* out) : in_(in), out_(out) {}
+
+  MergeCounts Run() {
+    MergeSources();
+    MergeProducts();
+    MergeReviews();
+    MergeSentences();
+    MergeRejects();
+    AddSourceCounts();
+    MergeRuns();
+    MergeScores();
+    MergeSummaries();
+    FinishRuns();
+    return counts_;
+  }
+
+ private:
+  struct SourceState {
+    int64_t out_id = 0;
+    bool existed = false;      // the output had this path before the merge
+    bool brought_new = false;  // the input added a review or reject of it
+  };
+
+  void MergeSources() {
+    Query find(out_, "SELECT id FROM sources WHERE path = ?1");
+    Query insert(out_,
+                 "INSERT INTO sources(path, format, size_bytes, records, ingested, duplicates, "
+                 "rejected, ingested_at, status) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+    Query q(in_,
+            "SELECT id, path, format, size_bytes, records, ingested, duplicates, rejected, "
+            "ingested_at, status FROM sources ORDER BY id");
+    while (q.Step()) {
+      SourceState state;
+      find.Bind(1, q.Text(1));
+      if (find.Step()) {
+        state.out_id = find.Int(0);
+        state.existed = true;
+        find.Reset();
+      } else {
+        find.Reset();
+        for (int c = 1; c <= 9; ++c) insert.BindValue(c, q, c);
+        insert.Run();
+        state.out_id = sqlite3_last_insert_rowid(out_);
+        ++counts_.sources;
+      }
+      sources_[q.Int(0)] = state;
+    }
+  }
+
+  int64_t SourceId(int64_t in_id) const {
+    auto it = sources_.find(in_id);
+    return it == sources_.end() ? 0 : it->second.out_id;
+  }
+
+  void MergeProducts() {
+    products_ = std::make_unique<IdMap>(DenseBound(in_, "products"));
+    Query insert(out_, "INSERT OR IGNORE INTO products(key) VALUES (?1)");
+    Query find(out_, "SELECT id FROM products WHERE key = ?1");
+    Query q(in_, "SELECT id, key FROM products ORDER BY id");
+    while (q.Step()) {
+      counts_.products += insert.BindValue(1, q, 1).Run();
+      find.BindValue(1, q, 1);
+      if (find.Step()) products_->Set(q.Int(0), find.Int(0));
+      find.Reset();
+    }
+  }
+
+  void MergeReviews() {
+    const int64_t bound = DenseBound(in_, "reviews");
+    reviews_ = std::make_unique<IdMap>(bound);
+    new_reviews_ = std::make_unique<IdMap>(bound);
+    Query insert(out_,
+                 "INSERT OR IGNORE INTO reviews(source_id, line, product_id, external_id, rating, "
+                 "title, text, time, content_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+    Query find(out_, "SELECT id FROM reviews WHERE content_hash = ?1");
+    Query q(in_,
+            "SELECT id, source_id, line, product_id, external_id, rating, title, text, time, "
+            "content_hash FROM reviews ORDER BY id");
+    while (q.Step()) {
+      const int64_t in_id = q.Int(0);
+      insert.Bind(1, SourceId(q.Int(1))).BindValue(2, q, 2).Bind(3, products_->Get(q.Int(3)));
+      for (int c = 4; c <= 9; ++c) insert.BindValue(c, q, c);
+      if (insert.Run() > 0) {
+        reviews_->Set(in_id, sqlite3_last_insert_rowid(out_));
+        new_reviews_->Set(in_id, 1);
+        sources_[q.Int(1)].brought_new = true;
+        ++counts_.reviews;
+      } else {
+        find.BindValue(1, q, 9);
+        if (find.Step()) reviews_->Set(in_id, find.Int(0));
+        find.Reset();
+      }
+    }
+  }
+
+  // New reviews bring their sentences (and index them); the sentences of reviews the output
+  // already had are mapped to the output's, by (review, position).
+  void MergeSentences() {
+    sentences_ = std::make_unique<IdMap>(DenseBound(in_, "sentences"));
+    Query insert(out_,
+                 "INSERT INTO sentences(review_id, idx, begin, end, text, tokens) "
+                 "VALUES (?1,?2,?3,?4,?5,?6)");
+    Query index(out_, "INSERT INTO sentences_fts(rowid, text) VALUES (?1, revsum_fts_text(?2))");
+    Query find(out_, "SELECT id FROM sentences WHERE review_id = ?1 AND idx = ?2");
+    Query q(in_, "SELECT id, review_id, idx, begin, end, text, tokens FROM sentences ORDER BY id");
+    while (q.Step()) {
+      const int64_t review = reviews_->Get(q.Int(1));
+      if (!review) continue;
+      if (new_reviews_->Get(q.Int(1))) {
+        insert.Bind(1, review);
+        for (int c = 2; c <= 6; ++c) insert.BindValue(c, q, c);
+        insert.Run();
+        const int64_t id = sqlite3_last_insert_rowid(out_);
+        index.Bind(1, id).BindValue(2, q, 5).Run();
+        sentences_->Set(q.Int(0), id);
+        ++counts_.sentences;
+      } else {
+        find.Bind(1, review).BindValue(2, q, 2);
+        if (find.Step()) sentences_->Set(q.Int(0), find.Int(0));
+        find.Reset();
+      }
+    }
+  }
+
+  void MergeRejects() {
+    Query insert(out_,
+                 "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw, content_hash) "
+                 "VALUES (?1,?2,?3,?4,?5)");
+    Query q(in_, "SELECT source_id, line, reason, raw, content_hash FROM rejects ORDER BY id");
+    while (q.Step()) {
+      insert.Bind(1, SourceId(q.Int(0)));
+      for (int c = 2; c <= 5; ++c) insert.BindValue(c, q, c - 1);
+      if (insert.Run() > 0) {
+        sources_[q.Int(0)].brought_new = true;
+        ++counts_.rejects;
+      }
+    }
+  }
+
+  // Sources the output had before: add the input's counts only when it brought something new.
+  void AddSourceCounts() {
+    Query add(out_,
+              "UPDATE sources SET records = records + ?2, ingested = ingested + ?3, "
+              "duplicates = duplicates + ?4, rejected = rejected + ?5, "
+              "ingested_at = max(coalesce(ingested_at, ''), coalesce(?6, '')), "
+              "status = CASE WHEN ?7 = 'ingesting' THEN 'ingesting' ELSE status END "
+              "WHERE id = ?1");
+    Query q(in_,
+            "SELECT id, records, ingested, duplicates, rejected, ingested_at, status FROM sources");
+    while (q.Step()) {
+      const SourceState& state = sources_[q.Int(0)];
+      if (!state.existed || !state.brought_new) continue;
+      add.Bind(1, state.out_id);
+      for (int c = 2; c <= 7; ++c) add.BindValue(c, q, c - 1);
+      add.Run();
+    }
+  }
+
+  struct RunState {
+    int64_t out_id = 0;
+    std::vector<size_t> column;  // input head i -> output head column[i]
+    bool same_layout = true;     // column[i] == i for every i
+  };
+
+  void MergeRuns() {
+    Query find(out_, "SELECT id, heads, finished_at, started_at FROM runs WHERE key = ?1");
+    Query insert(out_,
+                 "INSERT INTO runs(key, params, embedder, model_hash, heads, started_at, "
+                 "finished_at) VALUES (?1,?2,?3,?4,?5,?6,?7)");
+    // Finished only when finished in both; started at the earlier start.
+    Query update(out_,
+                 "UPDATE runs SET heads = ?2, finished_at = CASE WHEN finished_at IS NULL OR ?3 "
+                 "IS NULL THEN NULL ELSE max(finished_at, ?3) END, started_at = min(started_at, "
+                 "?4) WHERE id = ?1");
+    Query q(in_,
+            "SELECT id, key, params, embedder, model_hash, heads, started_at, finished_at "
+            "FROM runs ORDER BY id");
+    while (q.Step()) {
+      const std::vector<std::string> in_heads = SplitTabs(q.Text(5));
+      RunState state;
+      find.BindValue(1, q, 1);
+      if (find.Step()) {
+        state.out_id = find.Int(0);
+        std::vector<std::string> heads = SplitTabs(find.Text(1));
+        find.Reset();
+        for (size_t i = 0; i < in_heads.size(); ++i) {
+          auto at = std::find(heads.begin(), heads.end(), in_heads[i]);
+          if (at == heads.end()) at = heads.insert(heads.end(), in_heads[i]);
+          state.column.push_back(static_cast<size_t>(at - heads.begin()));
+          state.same_layout = state.same_layout && state.column.back() == i;
+        }
+        update.Bind(1, state.out_id).Bind(2, JoinTabs(heads)).BindValue(3, q, 7);
+        update.BindValue(4, q, 6).Run();
+      } else {
+        find.Reset();
+        for (int c = 1; c <= 7; ++c) insert.BindValue(c, q, c);
+        insert.Run();
+        state.out_id = sqlite3_last_insert_rowid(out_);
+        ++counts_.runs;
+      }
+      runs_[q.Int(0)] = std::move(state);
+    }
+  }
+
+  void MergeScores() {
+    Query insert(out_,
+                 "INSERT OR IGNORE INTO scores(run_id, scope, sentence_id, weight, head_weights) "
+                 "VALUES (?1,?2,?3,?4,?5)");
+    Query q(in_,
+            "SELECT run_id, scope, sentence_id, weight, head_weights FROM scores "
+            "ORDER BY run_id, scope, sentence_id");
+    while (q.Step()) {
+      auto run = runs_.find(q.Int(0));
+      const int64_t sentence = sentences_->Get(q.Int(2));
+      if (run == runs_.end() || !sentence) continue;
+      insert.Bind(1, run->second.out_id).BindValue(2, q, 1).Bind(3, sentence).BindValue(4, q, 3);
+      if (run->second.same_layout || q.IsNull(4)) {
+        insert.BindValue(5, q, 4);
+      } else {
+        // Re-laid out by head name: the output's layout puts some heads elsewhere.
+        const std::vector<float> in = store_internal::ParseFloatsJson(q.Text(4));
+        std::vector<float> out;
+        for (size_t i = 0; i < in.size() && i < run->second.column.size(); ++i) {
+          const size_t to = run->second.column[i];
+          if (out.size() <= to) out.resize(to + 1, 0.0f);
+          out[to] = in[i];
+        }
+        insert.Bind(5, store_internal::FloatsJson(out));
+      }
+      counts_.scores += insert.Run();
+    }
+  }
+
+  void MergeSummaries() {
+    Query insert(out_,
+                 "INSERT OR IGNORE INTO summaries(run_id, scope, subject, text, sentence_ids, "
+                 "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out) "
+                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
+    Query q(in_,
+            "SELECT run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, "
+            "embedder, tokenizer, tokens_in, tokens_out FROM summaries ORDER BY id");
+    while (q.Step()) {
+      auto run = runs_.find(q.Int(0));
+      if (run == runs_.end()) continue;
+      std::string subject = q.Text(2);
+      if (q.Text(1) == "review") {
+        const int64_t review = reviews_->Get(std::strtoll(subject.c_str(), nullptr, 10));
+        if (!review) continue;  // its review is gone from the input
+        subject = std::to_string(review);
+      }
+      std::vector<int64_t> ids;
+      for (int64_t id : ParseIdArray(q.Text(4))) {
+        if (const int64_t to = sentences_->Get(id)) ids.push_back(to);
+      }
+      insert.Bind(1, run->second.out_id).BindValue(2, q, 1).Bind(3, subject).BindValue(4, q, 3);
+      insert.Bind(5, IdArray(ids));
+      for (int c = 6; c <= 12; ++c) insert.BindValue(c, q, c - 1);
+      counts_.summaries += insert.Run();
+    }
+  }
+
+  // Every run the input had now covers the output's reviews as merged.
+  void FinishRuns() {
+    const int64_t max_review = OneInt(out_, "SELECT coalesce(max(id), 0) FROM reviews");
+    Query update(out_, "UPDATE runs SET snapshot_review_id = ?2 WHERE id = ?1");
+    for (const auto& [in_id, state] : runs_) update.Bind(1, state.out_id).Bind(2, max_review).Run();
+  }
+
+  sqlite3* in_;
+  sqlite3* out_;
+  MergeCounts counts_;
+  std::unordered_map<int64_t, SourceState> sources_;
+  std::unordered_map<int64_t, RunState> runs_;
+  std::unique_ptr<IdMap> products_, reviews_, new_reviews_, sentences_;
+};
+
+}  // namespace
+
+void CheckMergeInput(const std::string& input) { OpenInput(input); }
+
+MergeCounts MergeStore(ReviewStore& out, const std::string& input) {
+  if (SameFile(out.path(), input)) {
+    throw StoreError("merge: '" + input + "' is the output store itself; give another input");
+  }
+  std::unique_ptr<ReviewStore> in = OpenInput(input);
+  out.Flush();
+  sqlite3* db = out.handle();
+  char* err = nullptr;
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "";
+    sqlite3_free(err);
+    throw StoreError(out.path() + ": locking the store to merge '" + input + "': " + msg);
+  }
+  try {
+    // The input stays readable as one snapshot for the whole merge.
+    Query(in->handle(), "BEGIN").Run();
+    MergeCounts counts = Merger(in->handle(), db).Run();
+    Query(in->handle(), "COMMIT").Run();
+    if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : "";
+      sqlite3_free(err);
+      throw StoreError(out.path() + ": committing the merge of '" + input + "': " + msg);
+    }
+    return counts;
+  } catch (...) {
+    if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+}  // namespace revsum
