@@ -1,6 +1,9 @@
 // Nothing lost, nothing merged, nothing touched that is refused: the store's identities, its
 // checks before writing, concurrent opens, unfinished work and what plain SQL can read.
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include <filesystem>
 #include <fstream>
@@ -354,6 +357,37 @@ TEST_F(IntegrityTest, MigratesASchema3StoreKeepingEverything) {
   int64_t src = store->AddSource("old.csv", "csv", 1);
   EXPECT_FALSE(store->AddReview(src, again, OneSentence(again.text)))
       << "a migrated review is recognised by its new identity";
+}
+
+TEST_F(IntegrityTest, AWalStoreInAReadOnlyFolderCanStillBeRead) {
+  const fs::path folder = dir_ / "readonly";
+  fs::create_directories(folder);
+  const std::string path = (folder / "s.db").string();
+  {
+    auto store = ReviewStore::Open(path);
+    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+    store->AddReview(src, MakeReview("B1", "r1", "Battery lasts."), OneSentence("Battery lasts."));
+    store->FinishSource(src, 1, 1, 0, 0);
+  }
+  // Root ignores permission bits, so root makes the folder immutable instead.
+  const std::string lock = geteuid() == 0 ? "chattr +i '" + folder.string() + "'"
+                                          : "chmod 0555 '" + folder.string() + "'";
+  const std::string unlock = geteuid() == 0 ? "chattr -i '" + folder.string() + "'"
+                                            : "chmod 0755 '" + folder.string() + "'";
+  if (std::system((lock + " 2>/dev/null").c_str()) != 0) {
+    if (std::getenv("CI")) FAIL() << "cannot make a folder read-only here: " << lock;
+    GTEST_SKIP() << "cannot make a folder read-only here: " << lock;
+  }
+  StoreOptions read_only;
+  read_only.read_only = true;
+  try {
+    auto store = ReviewStore::Open(path, read_only);
+    EXPECT_EQ(store->Stats().reviews, 1);
+    EXPECT_EQ(store->Search("battery", 10).size(), 1u);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  EXPECT_EQ(std::system(unlock.c_str()), 0);
 }
 
 }  // namespace
