@@ -55,10 +55,13 @@ write_basic_package_version_file("${CMAKE_BINARY_DIR}/revsumConfigVersion.cmake"
 install(FILES "${CMAKE_BINARY_DIR}/revsumConfig.cmake" "${CMAKE_BINARY_DIR}/revsumConfigVersion.cmake"
         DESTINATION "${REVSUM_CMAKE_DIR}" COMPONENT development)
 
-# pkg-config: static libraries, so Libs lists every stage (users before the stages they use) and
-# Requires every library they link.
+# pkg-config: static libraries, so Libs lists every stage, users before the stages they use (the
+# reverse of the order CMakeLists.txt defines them in, where every stage follows its dependencies),
+# and Requires every library they link.
 set(REVSUM_PC_LIBS "")
-foreach(stage pipeline eval store select score embed tokens text read models)
+set(stages_reversed ${REVSUM_STAGES})
+list(REVERSE stages_reversed)
+foreach(stage ${stages_reversed})
   string(APPEND REVSUM_PC_LIBS " -lrevsum_${stage}")
 endforeach()
 file(RELATIVE_PATH REVSUM_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
