@@ -27,7 +27,7 @@ void PrintRows(const Matrix& rows) {
       line += buf;
     }
     line += "]\n";
-    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::cout << line;  // main() reports a failed write
   }
 }
 
@@ -39,6 +39,7 @@ Runner Setup(CLI::App& sub) {
       ->capture_default_str();
   AddThreadsOption(sub, &args->threads, "embedding threads");
   sub.add_option("--batch", args->batch, "use-lite: lines embedded per call")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 24))
       ->capture_default_str();
   return [args] {
     std::unique_ptr<Embedder> embedder;
@@ -62,7 +63,6 @@ Runner Setup(CLI::App& sub) {
       }
     }
     if (!lines.empty()) PrintRows(embedder->Embed(lines));
-    std::fflush(stdout);
     return kExitOk;
   };
 }

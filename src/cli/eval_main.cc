@@ -5,11 +5,18 @@
 
 #include "command.h"
 #include "common.h"
+#include "revsum/escape.h"
 #include "revsum/eval.h"
 #include "revsum/summarize.h"
 
 namespace revsum::cli {
 namespace {
+
+// `s` padded with spaces to `width` bytes, as printf's %-Ns pads.
+std::string Padded(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
 
 struct EvalArgs {
   std::vector<std::string> gold;
@@ -50,7 +57,12 @@ Runner Setup(CLI::App& sub) {
       use_lite.threads = args->threads;
       EmbedderPool pool(ParseEmbedderChoice(args->embedder), use_lite);
       SummarizeOptions options;
-      const Budget fixed = ParseBudget(args->budget);
+      Budget fixed;
+      try {
+        fixed = ParseBudget(args->budget);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--budget: ") + e.what());
+      }
       for (const BenchEntity& e : entities) {
         options.budget = args->budget_from_file
                              ? Budget{Budget::Unit::kWords, static_cast<double>(e.budget_words)}
@@ -63,16 +75,21 @@ Runner Setup(CLI::App& sub) {
     }
     std::vector<EntityScores> per_entity;
     std::vector<DatasetScores> scores = ScoreSystem(entities, summaries, &per_entity);
+    // Entity ids and dataset names come from the gold files: escaped for the terminal.
+    char line[256];
     if (args->per_entity) {
       for (const EntityScores& e : per_entity) {
-        std::printf("%-40s R1 %6.2f  R2 %6.2f  RL %6.2f\n", e.id.c_str(), 100 * e.r1.f,
-                    100 * e.r2.f, 100 * e.rl.f);
+        std::snprintf(line, sizeof line, " R1 %6.2f  R2 %6.2f  RL %6.2f\n", 100 * e.r1.f,
+                      100 * e.r2.f, 100 * e.rl.f);
+        std::cout << Padded(TerminalSafe(e.id), 40) << line;
       }
     }
-    std::printf("%-12s %8s %7s %7s %7s\n", "dataset", "entities", "R1", "R2", "RL");
+    std::snprintf(line, sizeof line, "%-12s %8s %7s %7s %7s\n", "dataset", "entities", "R1", "R2",
+                  "RL");
+    std::cout << line;
     for (const DatasetScores& d : scores) {
-      std::printf("%-12s %8zu %7.2f %7.2f %7.2f\n", d.dataset.c_str(), d.entities, d.r1, d.r2,
-                  d.rl);
+      std::snprintf(line, sizeof line, " %8zu %7.2f %7.2f %7.2f\n", d.entities, d.r1, d.r2, d.rl);
+      std::cout << Padded(TerminalSafe(d.dataset), 12) << line;
     }
     return kExitOk;
   };

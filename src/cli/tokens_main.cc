@@ -11,6 +11,7 @@
 #include <string>
 
 #include "command.h"
+#include "revsum/escape.h"
 #include "revsum/tokens.h"
 
 namespace revsum::cli {
@@ -43,9 +44,8 @@ int RunTokens(const TokensOptions& options) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (options.json) {
       if (!DecodeJsonString(line, &text, &error)) {
-        std::fwrite(out.data(), 1, out.size(), stdout);
-        std::fflush(stdout);
-        std::cerr << "revsum tokens: <stdin>:" << line_no << ": " << error << "\n";
+        std::cout << out << std::flush;
+        std::cerr << "revsum tokens: <stdin>:" << line_no << ": " << TerminalSafe(error) << "\n";
         return kExitFailure;
       }
     } else {
@@ -64,12 +64,12 @@ int RunTokens(const TokensOptions& options) {
     }
     out += '\n';
     if (out.size() > (1 << 16)) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      std::cout << out;
       out.clear();
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+  std::cout << out;  // main() flushes and reports a failed write
+  return kExitOk;
 }
 
 Runner SetupTokens(CLI::App& sub) {

@@ -156,7 +156,7 @@ TEST_F(SecurityCliTest, TextExportHasOneHeaderPerProductAndOneCitedLinePerSenten
   CommandResult r = RunRevsum("export --no-tokens --format text --db " + db_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   size_t headers = 0, bullets = 0, sizes = 0;
-  const std::regex header(R"(^== .* \(\d+ reviews, average rating [0-9.na/]+\) ==$)");
+  const std::regex header(R"(^== .* \(\d+ reviews, average rating [0-9.na/]+, run \d+\) ==$)");
   const std::regex bullet(R"(^- .* \[r\d+\]$)");
   for (const std::string& line : Lines(r.out)) {
     if (line.empty()) continue;
@@ -233,6 +233,12 @@ TEST_F(SecurityCliTest, AFullDiskOnStdoutFailsTheCommand) {
     EXPECT_THAT(r.err, HasSubstr("revsum: error: writing standard output: No space left on device"))
         << command;
   }
+}
+
+TEST_F(SecurityCliTest, AFullDiskOnStdoutFailsStreamingCommands) {
+  CommandResult r = RunRevsum("embed --embedder lexical > /dev/full", "good kettle\nbad lid\n");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("writing standard output: No space left on device"));
 }
 
 TEST_F(SecurityCliTest, HelpAndVersionStillExitZero) {
@@ -315,8 +321,9 @@ TEST_F(SecurityCliTest, BadBudgetsAreRefusedWithTheirRange) {
 // --- 8. Thread creation failure -----------------------------------------------------------------
 
 TEST_F(SecurityCliTest, ThreadsTheSystemCannotStartAreAnErrorNotAnAbort) {
-  // 1024 threads need 8 GiB of stack address space; 1.5 GiB of virtual memory is plenty for one.
-  const std::string limit = "ulimit -v 1500000;";
+  // A 256 GiB stack per thread: the kernel refuses every thread stack (pthread_create fails with
+  // EAGAIN) without starving the process of memory, as a tight `ulimit -v` would.
+  const std::string limit = "ulimit -s 268435456;";
   std::string dump;
   for (int i = 0; i < 50; ++i) dump += Record("P", "Review number " + std::to_string(i) + ".");
   for (const std::string& command :
@@ -338,7 +345,7 @@ TEST_F(SecurityCliTest, EmbeddingThreadsTheSystemCannotStartAreAnErrorNotAnAbort
     lines += "the battery lasts all day and charges quickly, number " + std::to_string(i) + "\n";
   }
   CommandResult r = RunRevsum("embed --embedder use-lite --threads 1024 > /dev/null", lines,
-                              "ulimit -v 3000000;");
+                              "ulimit -s 268435456;");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("cannot start 1024 embedding threads"));
   EXPECT_THAT(r.err, HasSubstr("use fewer --threads"));
