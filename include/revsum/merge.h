@@ -19,10 +19,10 @@
 //              are remapped; a product-scope subject is the product key
 // Rows already in the output win: a review, reject, score or summary that the output has (same
 // natural key) is not replaced, so merging the same input twice adds nothing. A source's counts
-// are added when the output has no such path yet or when the input brings a review or reject of
-// that source that the output lacked; an input that brings nothing new adds no counts (a store
-// merged twice keeps its counts). Limit: a source whose every record was a duplicate of another
-// source's reviews brings nothing new, so its counts are added only by the first input that has it.
+// are added unless the input brings no row at all that the output lacks (it was merged before):
+// shard stores count only their own records (IngestOptions::shard), so the merged counts equal
+// those of one store. Limit: an input that is not a repeat but whose every row the output already
+// has (say, a copy of a merged store under another name) adds no counts either.
 //
 // Inputs are opened read-only and never modified. Each input is merged in one write transaction
 // on the output: a failure or a kill mid-way leaves the output as it was before that input.

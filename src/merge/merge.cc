@@ -207,11 +207,11 @@ class Merger {
     MergeReviews();
     MergeSentences();
     MergeRejects();
-    AddSourceCounts();
     MergeRuns();
     MergeScores();
     MergeSummaries();
     FinishRuns();
+    AddSourceCounts();
     return counts_;
   }
 
@@ -219,7 +219,6 @@ class Merger {
   struct SourceState {
     int64_t out_id = 0;
     bool existed = false;      // the output had this path before the merge
-    bool brought_new = false;  // the input added a review or reject of it
   };
 
   void MergeSources() {
@@ -284,7 +283,6 @@ class Merger {
       if (insert.Run() > 0) {
         reviews_->Set(in_id, sqlite3_last_insert_rowid(out_));
         new_reviews_->Set(in_id, 1);
-        sources_[q.Int(1)].brought_new = true;
         ++counts_.reviews;
       } else {
         find.BindValue(1, q, 9);
@@ -331,15 +329,20 @@ class Merger {
     while (q.Step()) {
       insert.Bind(1, SourceId(q.Int(0)));
       for (int c = 2; c <= 5; ++c) insert.BindValue(c, q, c - 1);
-      if (insert.Run() > 0) {
-        sources_[q.Int(0)].brought_new = true;
-        ++counts_.rejects;
-      }
+      counts_.rejects += insert.Run();
     }
   }
 
-  // Sources the output had before: add the input's counts only when it brought something new.
+  // Sources the output had before: the input's counts are added unless the input brought nothing
+  // at all, i.e. it was merged before (a shard's counts cover only its own records, so the shards'
+  // counts add up to one store's).
   void AddSourceCounts() {
+    const MergeCounts& c = counts_;
+    if (c.sources + c.products + c.reviews + c.sentences + c.rejects + c.runs + c.scores +
+            c.summaries ==
+        0) {
+      return;
+    }
     Query add(out_,
               "UPDATE sources SET records = records + ?2, ingested = ingested + ?3, "
               "duplicates = duplicates + ?4, rejected = rejected + ?5, "
@@ -350,7 +353,7 @@ class Merger {
             "SELECT id, records, ingested, duplicates, rejected, ingested_at, status FROM sources");
     while (q.Step()) {
       const SourceState& state = sources_[q.Int(0)];
-      if (!state.existed || !state.brought_new) continue;
+      if (!state.existed) continue;
       add.Bind(1, state.out_id);
       for (int c = 2; c <= 7; ++c) add.BindValue(c, q, c - 1);
       add.Run();

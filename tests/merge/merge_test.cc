@@ -109,9 +109,13 @@ std::string WriteRejectDump(const TempDir& dir) {
   return path;
 }
 
+// The same dump under a second name: a source of duplicates only, whose counts must still add up
+// across shards.
 std::vector<std::string> Dumps(const TempDir& dir) {
+  const std::string copy = dir / "en_copy.jsonl";
+  std::filesystem::copy_file(kSamples + "/en_reviews.jsonl", copy);
   return {kSamples + "/en_reviews.jsonl", kSamples + "/mixed_reviews.jsonl",
-          kSamples + "/zh_reviews.csv", WriteRejectDump(dir)};
+          kSamples + "/zh_reviews.csv", WriteRejectDump(dir), copy};
 }
 
 RunOptions Lexical() {
@@ -174,6 +178,7 @@ TEST_F(MergeTest, EveryRecordIsInExactlyOneShardAndTheCountsAddUp) {
   EXPECT_EQ(sum.rejected, one_counts_.rejected);
   EXPECT_EQ(sum.sentences, one_counts_.sentences);
   EXPECT_EQ(one_counts_.rejected, 2u);  // the bad JSON line and the invisible review
+  EXPECT_GT(one_counts_.duplicates, 0u);
 }
 
 TEST_F(MergeTest, ShardsMergedHoldWhatOneStoreHolds) {
