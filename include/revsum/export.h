@@ -12,7 +12,8 @@
 //   text      one line per item: "== KEY (...) ==", "- SENTENCE [rN]", "(sizes)". KEY and SENTENCE
 //             pass through TerminalSafe, so no control, newline or bidi override from the data
 //             reaches the output: the lines are exactly the structure below.
-//   markdown  "## KEY", "- SENTENCE [rN]": KEY and SENTENCE pass through MarkdownInline, so the data
+//   markdown  "## KEY", "- SENTENCE [rN]": KEY and SENTENCE pass through MarkdownInline, so the
+//   data
 //             opens no heading, list item, link, image, code span or HTML tag, and the only
 //             unescaped citations are the exporter's own.
 //   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged.
@@ -35,9 +36,13 @@ ExportFormat ParseExportFormat(std::string_view name);
 
 struct ExportOptions {
   ExportFormat format = ExportFormat::kText;
-  // Products to export; empty = every product summarised by the run.
+  // "product": one summary per product; "review": one per summarised review.
+  std::string scope = "product";
+  // Products to export (review scope: the reviews of these products); empty = all summarised.
   std::vector<std::string> products;
-  // The run to export; unset = the latest finished run.
+  // The run to export; unset = per product (or review) its summary from the latest finished run
+  // that has one, so a partial re-run of some products does not hide the others. Every export
+  // names the run each summary comes from.
   std::optional<int64_t> run_id;
   // Counts tokens with this tokenizer when set (not owned; must outlive the call).
   const TokenCounter* tokens = nullptr;
@@ -48,6 +53,8 @@ struct ExportOptions {
 // One product's exported summary, as written.
 struct ProductExport {
   std::string product;
+  int64_t run_id = 0;     // the run the summary comes from
+  int64_t review_id = 0;  // review scope: the summarised review; 0 for a product summary
   int64_t reviews = 0;
   std::optional<double> avg_rating;
   std::string body;                 // the summary body exactly as exported (see header comment)

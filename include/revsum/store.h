@@ -211,6 +211,9 @@ class ReviewStore {
   // later scopes bring new ones; rows written before carry only the heads known then.
   void SetRunHeads(int64_t run_id, const std::vector<std::string>& head_names);
   std::vector<std::string> RunHeadNames(int64_t run_id);
+  // Per subject of `scope` ("product" or "review"), its summary from the latest finished run that
+  // has one, ordered by subject: a partial re-run of some products does not hide the others.
+  std::vector<StoredSummary> LatestSummaries(const std::string& scope);
   std::vector<StoredSummary> GetSummaries(int64_t run_id, const std::string& scope,
                                           const std::string& subject);
   // Scores of the sentences of one subject in a run, keyed by sentence id.

@@ -9,7 +9,7 @@ namespace revsum::cli {
 namespace {
 
 struct ExportArgs {
-  std::string db, format = "text", tokenizer = "o200k_base";
+  std::string db, format = "text", tokenizer = "o200k_base", scope = "product";
   std::vector<std::string> products;
   int64_t run = 0;
   bool no_tokens = false;
@@ -22,7 +22,12 @@ Runner Setup(CLI::App& sub) {
       ->check(CLI::IsMember({"text", "markdown", "json", "jsonl"}))
       ->capture_default_str();
   sub.add_option("--product", args->products, "only these products (repeatable)");
-  sub.add_option("--run", args->run, "export this run (default: the latest)");
+  sub.add_option("--run", args->run,
+                 "export this run (default: per product, its latest summary; the run is named)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--scope", args->scope, "product or review summaries")
+      ->check(CLI::IsMember({"product", "review"}))
+      ->capture_default_str();
   sub.add_option("--tokenizer", args->tokenizer, "count LLM tokens with o200k_base or cl100k_base")
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
@@ -34,6 +39,7 @@ Runner Setup(CLI::App& sub) {
     ExportOptions options;
     options.format = ParseExportFormat(args->format);
     options.products = args->products;
+    options.scope = args->scope;
     if (args->run > 0) options.run_id = args->run;
     std::unique_ptr<TokenCounter> tokens;
     if (!args->no_tokens) {

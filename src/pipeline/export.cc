@@ -2,6 +2,7 @@
 #include "revsum/escape.h"
 #include "revsum/json.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -46,8 +47,9 @@ std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
 }
 
 std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
-  std::string o =
-      "{\"product\":" + JsonQuote(p.product) + ",\"reviews\":" + std::to_string(p.reviews);
+  std::string o = "{\"product\":" + JsonQuote(p.product);
+  if (p.review_id) o += ",\"review\":" + std::to_string(p.review_id);
+  o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
   o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
   o += ",\"summary\":" + JsonQuote(p.body) + ",\"citations\":[";
   for (size_t i = 0; i < p.review_ids.size(); ++i) {
@@ -70,48 +72,114 @@ std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
 
 }  // namespace
 
+namespace {
+
+// The product key as shown: a dump without a product field puts every review under "".
+std::string ShownProduct(const std::string& key) {
+  return key.empty() ? "(no product field)" : key;
+}
+
+// The summaries to export, one per subject: of the run asked for, or each subject's latest.
+std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptions& options) {
+  const std::string scope = options.scope;
+  if (options.run_id) {
+    if (!store.GetRun(*options.run_id)) {
+      throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
+    }
+    std::vector<StoredSummary> summaries = store.GetSummaries(*options.run_id, scope, "");
+    if (summaries.empty()) {
+      throw std::runtime_error(store.path() + ": run " + std::to_string(*options.run_id) +
+                               " has no " + scope + " summaries (export --scope " +
+                               (scope == "product" ? "review" : "product") + "?)");
+    }
+    return summaries;
+  }
+  std::vector<StoredSummary> summaries = store.LatestSummaries(scope);
+  if (summaries.empty()) {
+    throw std::runtime_error(store.path() + ": no " + scope + " summaries yet; run `revsum " +
+                             "summarize" + (scope == "review" ? " --scope review" : "") + "`");
+  }
+  return summaries;
+}
+
+}  // namespace
+
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
                                            std::ostream& stream) {
-  std::optional<RunInfo> run =
-      options.run_id ? store.GetRun(*options.run_id) : store.LatestRun("product");
-  if (!run) {
-    throw std::runtime_error(
-        store.path() + ": " +
-        (options.run_id ? "no run " + std::to_string(*options.run_id)
-                        : std::string("no product summaries yet; run `revsum summarize`")));
+  if (options.scope != "product" && options.scope != "review") {
+    throw std::invalid_argument("export scope must be product or review, not '" + options.scope +
+                                "'");
   }
-  std::vector<StoredSummary> summaries = store.GetSummaries(run->id, "product", "");
-  if (summaries.empty()) {
-    throw std::runtime_error(store.path() + ": run " + std::to_string(run->id) +
-                             " has no product summaries (it summarised reviews only)");
-  }
-  std::map<std::string, const StoredSummary*> by_product;
-  for (const StoredSummary& s : summaries) by_product[s.subject] = &s;
-  std::vector<std::string> products = options.products;
-  if (products.empty()) {
-    for (const auto& [key, s] : by_product) products.push_back(key);
-  }
-  // Check every product before writing anything, so a failed export leaves no partial output.
-  for (const std::string& product : products) {
-    if (by_product.count(product)) continue;
-    if (!store.HasProduct(product)) {
-      throw std::runtime_error(store.path() + ": no product '" + product + "'");
+  const bool review_scope = options.scope == "review";
+  std::vector<StoredSummary> summaries = ChooseSummaries(store, options);
+
+  // What to write, in order: (summary, the reviews it summarises). Product scope: one entry per
+  // product asked for (all summarised ones by default); review scope: the reviews of those
+  // products that have a review summary.
+  struct Item {
+    const StoredSummary* summary;
+    std::string product;
+  };
+  std::vector<Item> items;
+  if (!review_scope) {
+    std::map<std::string, const StoredSummary*> by_product;
+    for (const StoredSummary& s : summaries) by_product[s.subject] = &s;
+    std::vector<std::string> products = options.products;
+    if (products.empty()) {
+      for (const auto& [key, s] : by_product) products.push_back(key);
     }
-    throw std::runtime_error(store.path() + ": product '" + product + "' has no summary in run " +
-                             std::to_string(run->id) + "; summarise it first");
+    // Check every product before writing anything, so a failed export leaves no partial output.
+    for (const std::string& product : products) {
+      auto found = by_product.find(product);
+      if (found != by_product.end()) {
+        items.push_back({found->second, product});
+        continue;
+      }
+      if (!store.HasProduct(product)) {
+        throw std::runtime_error(store.path() + ": no product '" + product + "'");
+      }
+      throw std::runtime_error(
+          store.path() + ": product '" + product + "' has no summary" +
+          (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
+          "; summarise it first");
+    }
+  } else {
+    for (const std::string& product : options.products) {
+      if (!store.HasProduct(product)) {
+        throw std::runtime_error(store.path() + ": no product '" + product + "'");
+      }
+    }
+    for (const StoredSummary& s : summaries) {
+      std::optional<StoredReview> review = store.GetReview(std::stoll(s.subject));
+      if (!review) continue;
+      if (!options.products.empty() && std::find(options.products.begin(), options.products.end(),
+                                                 review->product) == options.products.end()) {
+        continue;
+      }
+      items.push_back({&s, review->product});
+    }
+    if (items.empty()) {
+      throw std::runtime_error(store.path() + ": no review summaries of these products");
+    }
   }
+
   std::ostringstream out;
   const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
-
   const CostFunction words = BudgetWordCost();
   std::vector<ProductExport> exported;
   if (options.format == ExportFormat::kJson) out << "[";
-  for (size_t i = 0; i < products.size(); ++i) {
-    auto found = by_product.find(products[i]);
-    const StoredSummary& summary = *found->second;
-    const std::vector<StoredReview> reviews = store.GetProductReviews(products[i]);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const StoredSummary& summary = *items[i].summary;
+    std::vector<StoredReview> reviews;
+    if (review_scope) {
+      reviews.push_back(*store.GetReview(std::stoll(summary.subject)));
+    } else {
+      reviews = store.GetProductReviews(items[i].product);
+    }
     ProductExport p;
-    p.product = products[i];
+    p.product = items[i].product;
+    p.run_id = summary.run_id;
+    if (review_scope) p.review_id = reviews[0].id;
     p.reviews = static_cast<int64_t>(reviews.size());
     double rating_sum = 0;
     int rated = 0;
@@ -156,15 +224,21 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     }
 
     const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
+    const std::string what =
+        review_scope ? "review r" + std::to_string(p.review_id) + " of " : std::string();
+    const std::string counts =
+        review_scope ? "rating " + rating
+                     : std::to_string(p.reviews) + " reviews, average rating " + rating;
+    const std::string run = "run " + std::to_string(p.run_id);
     switch (options.format) {
       case ExportFormat::kText:
-        out << "== " << TerminalSafe(p.product) << " (" << p.reviews << " reviews, average rating "
-            << rating << ") ==\n"
+        out << "== " << what << TerminalSafe(ShownProduct(p.product)) << " (" << counts << ", "
+            << run << ") ==\n"
             << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
         break;
       case ExportFormat::kMarkdown:
-        out << "## " << MarkdownInline(p.product) << "\n\n*" << p.reviews
-            << " reviews, average rating " << rating << "*\n\n"
+        out << "## " << what << MarkdownInline(ShownProduct(p.product)) << "\n\n*" << counts << ", "
+            << run << "*\n\n"
             << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
         break;
       case ExportFormat::kJson:

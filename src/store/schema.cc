@@ -196,14 +196,16 @@ CREATE VIEW sentence_head_weights AS
 -- of some products does not hide the others).
 DROP VIEW latest_summaries;
 CREATE VIEW latest_summaries AS
-  SELECT s.scope, s.subject, s.text, s.units_in, s.units_out, s.unit,
-         round(1.0 * s.units_in / max(s.units_out, 1), 1) AS compression, s.tokenizer, s.tokens_in,
-         s.tokens_out, s.tokens_in - s.tokens_out AS tokens_saved, r.id AS run_id, r.params
-  FROM summaries s JOIN runs r ON r.id = s.run_id
-  WHERE r.finished_at IS NOT NULL AND r.id = (
-    SELECT r2.id FROM summaries s2 JOIN runs r2 ON r2.id = s2.run_id
-    WHERE s2.scope = s.scope AND s2.subject = s.subject AND r2.finished_at IS NOT NULL
-    ORDER BY r2.finished_at DESC, r2.id DESC LIMIT 1);
+  SELECT scope, subject, text, units_in, units_out, unit, compression, tokenizer, tokens_in,
+         tokens_out, tokens_saved, run_id, params
+  FROM (SELECT s.scope, s.subject, s.text, s.units_in, s.units_out, s.unit,
+               round(1.0 * s.units_in / max(s.units_out, 1), 1) AS compression, s.tokenizer,
+               s.tokens_in, s.tokens_out, s.tokens_in - s.tokens_out AS tokens_saved,
+               r.id AS run_id, r.params,
+               row_number() OVER (PARTITION BY s.scope, s.subject
+                                  ORDER BY r.finished_at DESC, r.id DESC) AS rank
+        FROM summaries s JOIN runs r ON r.id = s.run_id WHERE r.finished_at IS NOT NULL)
+  WHERE rank = 1;
 CREATE VIEW unfinished_work AS
   SELECT 'ingest' AS kind, id, path AS what FROM sources WHERE status = 'ingesting'
   UNION ALL

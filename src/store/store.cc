@@ -813,20 +813,38 @@ std::vector<std::string> ReviewStore::RunHeadNames(int64_t run_id) {
   return out;
 }
 
+namespace {
+constexpr const char* kSummaryColumns =
+    "id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, embedder, "
+    "tokenizer, tokens_in, tokens_out";
+StoredSummary ReadSummaryRow(const Statement& q) {
+  return {q.Int(0), q.Int(1),  q.Text(2),  q.Text(3),  q.Text(4),  ParseIds(q.Text(5)), q.Int(6),
+          q.Int(7), q.Text(8), q.Text(9), q.Text(10), q.Int(11), q.Int(12)};
+}
+}  // namespace
+
 std::vector<StoredSummary> ReviewStore::GetSummaries(int64_t run_id, const std::string& scope,
                                                      const std::string& subject) {
   Flush();
   std::vector<StoredSummary> out;
-  Statement q(db_,
-              "SELECT id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, "
-              "embedder, tokenizer, tokens_in, tokens_out FROM summaries WHERE run_id = ?1 AND (?2 "
-              "= '' OR scope = ?2) "
-              "AND (?3 = '' OR subject = ?3) ORDER BY scope, subject");
+  Statement q(db_, std::string("SELECT ") + kSummaryColumns +
+                       " FROM summaries WHERE run_id = ?1 AND (?2 = '' OR scope = ?2) "
+                       "AND (?3 = '' OR subject = ?3) ORDER BY scope, subject");
   q.Bind(1, run_id).Bind(2, scope).Bind(3, subject);
-  while (q.Step()) {
-    out.push_back({q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4), ParseIds(q.Text(5)),
-                   q.Int(6), q.Int(7), q.Text(8), q.Text(9), q.Text(10), q.Int(11), q.Int(12)});
-  }
+  while (q.Step()) out.push_back(ReadSummaryRow(q));
+  return out;
+}
+
+std::vector<StoredSummary> ReviewStore::LatestSummaries(const std::string& scope) {
+  Flush();
+  std::vector<StoredSummary> out;
+  Statement q(db_, std::string("SELECT ") + kSummaryColumns +
+                       " FROM (SELECT s.*, row_number() OVER (PARTITION BY s.subject ORDER BY "
+                       "r.finished_at DESC, r.id DESC) AS rank FROM summaries s JOIN runs r ON "
+                       "r.id = s.run_id WHERE r.finished_at IS NOT NULL AND s.scope = ?1) "
+                       "WHERE rank = 1 ORDER BY subject");
+  q.Bind(1, scope);
+  while (q.Step()) out.push_back(ReadSummaryRow(q));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // identities of records, concurrent writers, run keys without machine paths, unfinished work.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -147,6 +148,39 @@ TEST_F(StoreCliTest, DetectPrintsFormatFieldsAndRecordsWithoutWriting) {
   EXPECT_THAT(r.out, HasSubstr("line 2: rejected: malformed JSON"));
   EXPECT_FALSE(fs::exists(db_)) << "--detect writes nothing";
   EXPECT_EQ(RunRevsum("ingest " + kSamples + "/zh_reviews.csv").exit_code, 1) << "--db needed";
+}
+
+TEST_F(StoreCliTest, ExportGivesEveryProductItsLatestSummaryAfterAPartialReRun) {
+  const std::string zh = kSamples + "/zh_reviews.csv";
+  ASSERT_EQ(RunRevsum("run -q " + zh + " --embedder lexical --db " + db_).exit_code, 0);
+  const std::string products = QueryText(db_, "SELECT count(*) FROM products");
+  ASSERT_EQ(
+      RunRevsum("summarize -q --product 水果 --budget 1s --embedder lexical --db " + db_).exit_code,
+      0);
+  CommandResult all = RunRevsum("export --format jsonl --no-tokens --db " + db_);
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(std::to_string(std::count(all.out.begin(), all.out.end(), '\n')), products)
+      << "every product, not only the one re-summarised";
+  EXPECT_THAT(all.out, HasSubstr("\"run\":2"));
+  EXPECT_THAT(all.out, HasSubstr("\"run\":1"));
+  CommandResult other = RunRevsum("export --product 衣服 --no-tokens --db " + db_);
+  EXPECT_EQ(other.exit_code, 0) << "a product of run 1 only: " << other.err;
+  EXPECT_EQ(QueryText(db_, "SELECT count(*) FROM latest_summaries WHERE scope = 'product'"),
+            products);
+}
+
+TEST_F(StoreCliTest, ReviewSummariesCanBeExported) {
+  ASSERT_EQ(RunRevsum("run -q " + kSamples +
+                      "/en_reviews.jsonl --scope both --embedder lexical --db " + db_)
+                .exit_code,
+            0);
+  CommandResult r = RunRevsum("export --scope review --format jsonl --no-tokens --db " + db_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::to_string(std::count(r.out.begin(), r.out.end(), '\n')),
+            QueryText(db_, "SELECT count(*) FROM summaries WHERE scope = 'review'"));
+  EXPECT_THAT(r.out, HasSubstr("\"review\":"));
+  CommandResult md = RunRevsum("export --scope review --format markdown --no-tokens --db " + db_);
+  EXPECT_THAT(md.out, HasSubstr("## review r1 of B0KTL55200"));
 }
 
 }  // namespace
