@@ -82,8 +82,7 @@ void ProgressLine::Finish() {
 }
 
 IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths,
-                       const ReadFlags& flags, int threads, bool quiet,
-                       const IngestShard& shard) {
+                       const ReadFlags& flags, int threads, bool quiet, const IngestShard& shard) {
   IngestOptions options;
   options.read = ResolveReadOptions(flags);
   options.threads = threads;
@@ -175,8 +174,8 @@ RunReport SummarizeAndReport(ReviewStore& store, const RunOptions& run_options, 
               << " product summaries, " << report.review_summaries << " review summaries, "
               << Thousands(report.sentences_scored) << " sentences scored, "
               << Thousands(report.products_rescored) << " products re-scored, "
-              << Thousands(report.products_reused) << " reused (embedder "
-              << report.embedder << ", budget " << options.summarize.budget.ToString() << ")\n";
+              << Thousands(report.products_reused) << " reused (embedder " << report.embedder
+              << ", budget " << options.summarize.budget.ToString() << ")\n";
   }
   return report;
 }
