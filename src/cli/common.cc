@@ -100,6 +100,12 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
       std::cerr << "(further rejects not shown; see the rejects table or `revsum stats`)\n";
     }
   };
+  // What the reader wants the user to know once per input (no product field found, ...).
+  options.read.on_notice = [&](const std::string& notice) {
+    if (quiet) return;
+    progress.Finish();
+    std::cerr << "revsum: note: " << TerminalSafe(notice) << "\n";
+  };
   std::string error;
   std::unique_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
   // Every stored sentence carries its token count (the README promises it): no vocabulary, no

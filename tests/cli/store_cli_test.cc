@@ -183,5 +183,36 @@ TEST_F(StoreCliTest, ReviewSummariesCanBeExported) {
   EXPECT_THAT(md.out, HasSubstr("## review r1 of B0KTL55200"));
 }
 
+TEST_F(StoreCliTest, ADumpWithoutAProductFieldSaysSoOnceAndGetsAHeading) {
+  std::ofstream(dir_ / "plain.jsonl") << "{\"text\":\"Nice mug. Holds heat.\"}\n"
+                                      << "{\"text\":\"Chipped on arrival.\"}\n";
+  CommandResult r = RunRevsum("run " + dir_ / "plain.jsonl" + " --embedder lexical --db " + db_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t notes = 0;
+  for (size_t at = r.err.find("no product field"); at != std::string::npos;
+       at = r.err.find("no product field", at + 1)) {
+    ++notes;
+  }
+  EXPECT_EQ(notes, 1u) << r.err;
+  CommandResult md = RunRevsum("export --format markdown --no-tokens --db " + db_);
+  EXPECT_THAT(md.out, HasSubstr("## (no product field)\n")) << md.out;
+  EXPECT_THAT(md.out, Not(HasSubstr("## \n")));
+}
+
+TEST_F(StoreCliTest, TheReadmeNamesTheHeadsTheSeedsDefine) {
+  std::ifstream readme(std::string(REVSUM_SAMPLES) + "/../README.md");
+  std::string text((std::istreambuf_iterator<char>(readme)), {});
+  std::ifstream seeds(std::string(REVSUM_SAMPLES) + "/../models/seeds/en.txt");
+  std::string line;
+  while (std::getline(seeds, line)) {
+    if (line.rfind("[aspect:", 0) != 0) continue;
+    const std::string name = line.substr(8, line.size() - 9);
+    EXPECT_TRUE(text.find("`" + name + "`") != std::string::npos ||
+                text.find("`aspect:" + name + "`") != std::string::npos)
+        << "README does not name aspect:" << name;
+  }
+  EXPECT_EQ(text.find("`fit`"), std::string::npos) << "README names a head that does not exist";
+}
+
 }  // namespace
 }  // namespace revsum
