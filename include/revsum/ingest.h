@@ -61,10 +61,12 @@ uint32_t ProductShard(std::string_view product, uint32_t count);
 // wrong and what to write instead.
 IngestShard ParseShard(std::string_view text);
 
+inline constexpr int kMaxIngestThreads = 1024;
+
 struct IngestOptions {
   ReadOptions read;        // format, field names, limits (see read.h)
   SegmentOptions segment;  // sentence segmentation (see text.h)
-  // Segmentation worker threads; 0 = one per core.
+  // Segmentation worker threads; 0 = one per core; at most kMaxIngestThreads are started.
   int threads = 0;
   // A batch handed to a worker closes at this many records or this many bytes of text, whichever
   // comes first, so the records in flight stay bounded in bytes whatever their size: at most

@@ -83,6 +83,8 @@ inline constexpr int kLargeScopeLexicalDim = 1024;
 inline constexpr size_t kHugeScopeSentences = 50000;
 inline constexpr int kHugeScopeLexicalDim = 256;
 
+inline constexpr int kMaxRunThreads = 1024;
+
 struct RunOptions {
   // Which scopes to summarise.
   bool review_scope = false;
@@ -99,8 +101,9 @@ struct RunOptions {
   // Seed file for scopes whose CJK share exceeds kAutoCjkThreshold (summarize.seeds_path is used
   // for the others). Empty: summarize.seeds_path for every scope.
   std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");
-  // Products summarised in parallel; 0 = one per core. Results are identical whatever the count
-  // (each product depends only on its own reviews; results are written in product order).
+  // Products summarised in parallel; 0 = one per core; at most kMaxRunThreads. Results are
+  // identical whatever the count (each product depends only on its own reviews; results are written
+  // in product order).
   int threads = 0;
   // Re-score only the products with reviews newer than the last finished run with the same key
   // and keep that run's other results; false = recompute everything.

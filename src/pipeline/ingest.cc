@@ -161,9 +161,11 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
                                 ": need 1 <= K <= N <= " + std::to_string(kMaxShards));
   }
   auto reader = ReviewReader::Open(path, options.read);
-  const int threads = options.threads > 0
-                          ? options.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  // At most kMaxIngestThreads: more could only exhaust the system's thread limit.
+  const int threads = std::min(
+      kMaxIngestThreads, options.threads > 0
+                             ? options.threads
+                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
 
   // Reader → (todo) → workers → (done, reordered by seq) → writer. In-flight batches are bounded
   // by the two queue capacities plus one per worker.

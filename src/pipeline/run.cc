@@ -388,7 +388,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   int threads = options.threads > 0
                     ? options.threads
                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  threads = std::min<int>(threads, static_cast<int>(std::max<size_t>(todo.size(), 1)));
+  threads =
+      std::min<int>({threads, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo.size(), 1))});
   UseLiteOptions use_lite = options.use_lite;
   if (threads > 1) use_lite.threads = 1;  // parallel over products, not inside one
   BoundedQueue<ProductJob> jobs(static_cast<size_t>(threads));
