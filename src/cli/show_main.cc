@@ -186,7 +186,9 @@ Runner Setup(CLI::App& sub) {
     StoreOptions options;
     options.read_only = true;
     auto store = ReviewStore::Open(args->db, options);
-    bool numeric = !args->subject.empty() &&
+    // A review id is a positive int64: at most 18 digits here, so no id overflows (a longer
+    // number is simply not a review id).
+    bool numeric = !args->subject.empty() && args->subject.size() <= 18 &&
                    args->subject.find_first_not_of("0123456789") == std::string::npos;
     bool as_product = args->product || (!args->review && store->HasProduct(args->subject));
     std::vector<StoredReview> reviews;

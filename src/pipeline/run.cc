@@ -473,6 +473,9 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       pending.erase(it);
       ++next_write;
       --in_flight;
+      // Commit each product: the write lock is never held while products are being scored, so a
+      // concurrent ingest waits milliseconds, not the length of the run.
+      store.Flush();
       if (options.progress) options.progress(report.products_reused + next_write, products.size());
     }
     return true;

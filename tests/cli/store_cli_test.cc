@@ -214,5 +214,15 @@ TEST_F(StoreCliTest, TheReadmeNamesTheHeadsTheSeedsDefine) {
   EXPECT_EQ(text.find("`fit`"), std::string::npos) << "README names a head that does not exist";
 }
 
+TEST_F(StoreCliTest, AnIdTooLargeForAReviewIsNotFoundNotAnInternalError) {
+  ASSERT_EQ(RunRevsum("ingest -q " + kSamples + "/en_reviews.jsonl --db " + db_).exit_code, 0);
+  for (const char* flag : {"", " --review"}) {
+    CommandResult r = RunRevsum(std::string("show 999999999999999999999") + flag + " --db " + db_);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_THAT(r.err, HasSubstr("no product or review '999999999999999999999'")) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("stoll")));
+  }
+}
+
 }  // namespace
 }  // namespace revsum

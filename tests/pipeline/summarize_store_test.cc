@@ -119,5 +119,41 @@ TEST(SummarizeStoreTest, ARunRecordsTheSnapshotItRead) {
   EXPECT_EQ(store->GetRun(report.run_id)->snapshot_review_id, last);
 }
 
+TEST(SummarizeStoreTest, ReviewsIngestedWhileARunIsGoingAreNotPartOfIt) {
+  // Before: the product list was frozen but reviews were read live, so a product summarised after
+  // a concurrent ingest scored sentences that did not exist when the run started.
+  TempDir dir;
+  auto store = SampleStore(dir / "db");
+  const int64_t before = store->MaxReviewId();
+  std::ofstream late(dir / "late.jsonl");
+  for (int i = 0; i < 50; ++i) {
+    late << "{\"text\":\"Late review " << i
+         << ". Arrived during the run.\",\"parent_asin\":\"水果\"}\n";
+  }
+  late.close();
+  RunOptions options = Lexical(1);
+  options.review_scope = false;
+  bool ingested = false;
+  options.progress = [&](size_t done, size_t) {
+    if (done != 1 || ingested) return;
+    auto writer = ReviewStore::Open(dir / "db");  // a second connection, as another process
+    IngestFile(*writer, dir / "late.jsonl", IngestOptions{});
+    ingested = true;
+  };
+  RunReport report = SummarizeStore(*store, options);
+  ASSERT_TRUE(ingested);
+  EXPECT_EQ(store->GetRun(report.run_id)->snapshot_review_id, before);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(store->handle(),
+                               "SELECT count(*) FROM scores sc JOIN sentences s ON s.id = "
+                               "sc.sentence_id WHERE s.review_id > ?1",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_int64(st, 1, before);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int64(st, 0), 0) << "sentences of the late reviews were scored";
+  sqlite3_finalize(st);
+}
+
 }  // namespace
 }  // namespace revsum
