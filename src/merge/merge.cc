@@ -134,51 +134,6 @@ int64_t DenseBound(sqlite3* db, const char* table) {
   return bound;
 }
 
-std::vector<std::string> SplitTabs(const std::string& s) {
-  std::vector<std::string> out;
-  if (s.empty()) return out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == '\t') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-std::string JoinTabs(const std::vector<std::string>& names) {
-  std::string s;
-  for (size_t i = 0; i < names.size(); ++i) s += (i ? "\t" : "") + names[i];
-  return s;
-}
-
-// The ids of a summaries.sentence_ids JSON array, in order.
-std::vector<int64_t> ParseIdArray(const std::string& json) {
-  std::vector<int64_t> ids;
-  int64_t v = 0;
-  bool in_number = false, negative = false;
-  for (char c : json + ' ') {
-    if (c >= '0' && c <= '9') {
-      v = v * 10 + (c - '0');
-      in_number = true;
-    } else if (c == '-' && !in_number) {
-      negative = true;
-    } else {
-      if (in_number) ids.push_back(negative ? -v : v);
-      v = 0;
-      in_number = negative = false;
-    }
-  }
-  return ids;
-}
-
-std::string IdArray(const std::vector<int64_t>& ids) {
-  std::string s = "[";
-  for (size_t i = 0; i < ids.size(); ++i) s += (i ? "," : "") + std::to_string(ids[i]);
-  return s + "]";
-}
-
 std::unique_ptr<ReviewStore> OpenInput(const std::string& input) {
   StoreOptions options;
   options.read_only = true;
@@ -218,7 +173,7 @@ class Merger {
  private:
   struct SourceState {
     int64_t out_id = 0;
-    bool existed = false;      // the output had this path before the merge
+    bool existed = false;  // the output had this path before the merge
   };
 
   void MergeSources() {
@@ -380,12 +335,12 @@ class Merger {
             "SELECT id, key, params, embedder, model_hash, heads, started_at, finished_at "
             "FROM runs ORDER BY id");
     while (q.Step()) {
-      const std::vector<std::string> in_heads = SplitTabs(q.Text(5));
+      const std::vector<std::string> in_heads = store_internal::SplitTabs(q.Text(5));
       RunState state;
       find.BindValue(1, q, 1);
       if (find.Step()) {
         state.out_id = find.Int(0);
-        std::vector<std::string> heads = SplitTabs(find.Text(1));
+        std::vector<std::string> heads = store_internal::SplitTabs(find.Text(1));
         find.Reset();
         for (size_t i = 0; i < in_heads.size(); ++i) {
           auto at = std::find(heads.begin(), heads.end(), in_heads[i]);
@@ -393,7 +348,7 @@ class Merger {
           state.column.push_back(static_cast<size_t>(at - heads.begin()));
           state.same_layout = state.same_layout && state.column.back() == i;
         }
-        update.Bind(1, state.out_id).Bind(2, JoinTabs(heads)).BindValue(3, q, 7);
+        update.Bind(1, state.out_id).Bind(2, store_internal::JoinTabs(heads)).BindValue(3, q, 7);
         update.BindValue(4, q, 6).Run();
       } else {
         find.Reset();
@@ -453,11 +408,11 @@ class Merger {
         subject = std::to_string(review);
       }
       std::vector<int64_t> ids;
-      for (int64_t id : ParseIdArray(q.Text(4))) {
+      for (int64_t id : store_internal::ParseIds(q.Text(4))) {
         if (const int64_t to = sentences_->Get(id)) ids.push_back(to);
       }
       insert.Bind(1, run->second.out_id).BindValue(2, q, 1).Bind(3, subject).BindValue(4, q, 3);
-      insert.Bind(5, IdArray(ids));
+      insert.Bind(5, store_internal::JoinIds(ids));
       for (int c = 6; c <= 12; ++c) insert.BindValue(c, q, c - 1);
       counts_.summaries += insert.Run();
     }

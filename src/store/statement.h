@@ -110,6 +110,13 @@ void RegisterStoreFunctions(sqlite3* db);
 uint64_t RejectContentHash(std::string_view source, uint64_t line, std::string_view reason,
                            std::string_view raw);
 
+// summaries.sentence_ids: a JSON array of ids, and back.
+std::string JoinIds(const std::vector<int64_t>& ids);
+std::vector<int64_t> ParseIds(const std::string& json);
+// runs.heads: head names separated by tabs, and back.
+std::string JoinTabs(const std::vector<std::string>& names);
+std::vector<std::string> SplitTabs(const std::string& s);
+
 // Per-head weights as stored in scores.head_weights: a JSON array of numbers ("%.6g").
 std::string FloatsJson(const std::vector<float>& values);
 std::vector<float> ParseFloatsJson(std::string_view json);

@@ -38,43 +38,6 @@ void Fnv1a(uint64_t* h, std::string_view s) {
   }
 }
 
-std::string JoinIds(const std::vector<int64_t>& ids) {
-  std::string s = "[";
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(ids[i]);
-  }
-  return s + "]";
-}
-
-std::vector<int64_t> ParseIds(const std::string& json) {
-  std::vector<int64_t> ids;
-  const char* p = json.c_str();
-  while (*p) {
-    if ((*p >= '0' && *p <= '9') || *p == '-') {
-      char* end;
-      ids.push_back(std::strtoll(p, &end, 10));
-      p = end;
-    } else {
-      ++p;
-    }
-  }
-  return ids;
-}
-
-std::vector<std::string> SplitTabs(const std::string& s) {
-  std::vector<std::string> out;
-  if (s.empty()) return out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == '\t') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 namespace {
@@ -113,6 +76,49 @@ uint64_t ReviewContentHash(const Review& review) {
 }
 
 namespace store_internal {
+
+std::string JoinIds(const std::vector<int64_t>& ids) {
+  std::string s = "[";
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(ids[i]);
+  }
+  return s + "]";
+}
+
+std::vector<int64_t> ParseIds(const std::string& json) {
+  std::vector<int64_t> ids;
+  const char* p = json.c_str();
+  while (*p) {
+    if ((*p >= '0' && *p <= '9') || *p == '-') {
+      char* end;
+      ids.push_back(std::strtoll(p, &end, 10));
+      p = end;
+    } else {
+      ++p;
+    }
+  }
+  return ids;
+}
+
+std::vector<std::string> SplitTabs(const std::string& s) {
+  std::vector<std::string> out;
+  if (s.empty()) return out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || s[i] == '\t') {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+std::string JoinTabs(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t k = 0; k < names.size(); ++k) s += (k ? "\t" : "") + names[k];
+  return s;
+}
 
 uint64_t RejectContentHash(std::string_view /*source*/, uint64_t line, std::string_view reason,
                            std::string_view raw) {
@@ -641,8 +647,7 @@ int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>
                               bool keep_results) {
   Flush();
   Begin();
-  std::string heads;
-  for (size_t i = 0; i < head_names.size(); ++i) heads += (i ? "\t" : "") + head_names[i];
+  const std::string heads = store_internal::JoinTabs(head_names);
   // Same key = same run: drop its old results (ON DELETE CASCADE), keep the id stable.
   Statement find(db_, "SELECT id FROM runs WHERE key = ?1");
   find.Bind(1, run.key);
@@ -740,7 +745,7 @@ int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
       .Bind(2, summary.scope)
       .Bind(3, summary.subject)
       .Bind(4, summary.text)
-      .Bind(5, JoinIds(summary.sentence_ids))
+      .Bind(5, store_internal::JoinIds(summary.sentence_ids))
       .Bind(6, summary.units_in)
       .Bind(7, summary.units_out)
       .Bind(8, summary.unit)
@@ -796,8 +801,7 @@ std::optional<RunInfo> ReviewStore::FindRun(const std::string& key) {
 
 void ReviewStore::SetRunHeads(int64_t run_id, const std::vector<std::string>& head_names) {
   Begin();
-  std::string heads;
-  for (size_t i = 0; i < head_names.size(); ++i) heads += (i ? "\t" : "") + head_names[i];
+  const std::string heads = store_internal::JoinTabs(head_names);
   Statement up(db_, "UPDATE runs SET heads = ?2 WHERE id = ?1");
   up.Bind(1, run_id).Bind(2, heads).Run();
 }
@@ -807,7 +811,7 @@ std::vector<std::string> ReviewStore::RunHeadNames(int64_t run_id) {
   q.Bind(1, run_id);
   std::vector<std::string> out;
   if (q.Step()) {
-    out = SplitTabs(q.Text(0));
+    out = store_internal::SplitTabs(q.Text(0));
     q.Reset();
   }
   return out;
@@ -818,8 +822,9 @@ constexpr const char* kSummaryColumns =
     "id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, embedder, "
     "tokenizer, tokens_in, tokens_out";
 StoredSummary ReadSummaryRow(const Statement& q) {
-  return {q.Int(0), q.Int(1),  q.Text(2),  q.Text(3),  q.Text(4),  ParseIds(q.Text(5)), q.Int(6),
-          q.Int(7), q.Text(8), q.Text(9), q.Text(10), q.Int(11), q.Int(12)};
+  return {q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4),  store_internal::ParseIds(q.Text(5)),
+          q.Int(6), q.Int(7), q.Text(8), q.Text(9), q.Text(10), q.Int(11),
+          q.Int(12)};
 }
 }  // namespace
 
