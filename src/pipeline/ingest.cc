@@ -1,6 +1,7 @@
 #include "revsum/ingest.h"
 
 #include "bounded_queue.h"
+#include "revsum/hash.h"
 
 #include <unicode/uchar.h>
 
@@ -94,12 +95,7 @@ bool InOtherShard(const Record& record, const IngestShard& shard) {
 }  // namespace
 
 uint32_t ProductShard(std::string_view product, uint32_t count) {
-  uint64_t h = 14695981039346656037ULL;  // FNV-1a 64 offset basis
-  for (unsigned char c : product) {
-    h ^= c;
-    h *= 1099511628211ULL;  // FNV-1a 64 prime
-  }
-  return static_cast<uint32_t>(h % count) + 1;
+  return static_cast<uint32_t>(Fnv1a64(product) % count) + 1;
 }
 
 IngestShard ParseShard(std::string_view text) {

@@ -17,6 +17,7 @@
 
 #include "bounded_queue.h"
 #include "revsum/combined.h"
+#include "revsum/hash.h"
 #include "revsum/lexical.h"
 #include "revsum/text.h"
 
@@ -120,11 +121,7 @@ std::string SeedsKey(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot read the seed sentences");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
+  const uint64_t h = Fnv1a64(bytes);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   return std::filesystem::path(path).filename().string() + "@" + hex;

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "revsum/hash.h"
 #include "statement.h"
 
 namespace revsum {
@@ -31,12 +32,7 @@ std::string NowUtc() {
   return buf;
 }
 
-void Fnv1a(uint64_t* h, std::string_view s) {
-  for (unsigned char c : s) {
-    *h ^= c;
-    *h *= 1099511628211ULL;
-  }
-}
+void Fnv1a(uint64_t* h, std::string_view s) { *h = Fnv1a64(s, *h); }
 
 }  // namespace
 
@@ -59,7 +55,7 @@ constexpr std::string_view kNul("\0", 1);
 uint64_t ReviewIdentityHash(std::string_view product, std::string_view external_id,
                             const std::optional<double>& rating, std::string_view title,
                             std::string_view text, const std::optional<int64_t>& time) {
-  uint64_t h = 14695981039346656037ULL;
+  uint64_t h = kFnv1a64Offset;
   for (std::string_view field : {product, external_id, title, text}) {
     Fnv1a(&h, field);
     Fnv1a(&h, kNul);
@@ -122,7 +118,7 @@ std::string JoinTabs(const std::vector<std::string>& names) {
 
 uint64_t RejectContentHash(std::string_view /*source*/, uint64_t line, std::string_view reason,
                            std::string_view raw) {
-  uint64_t h = 14695981039346656037ULL;
+  uint64_t h = kFnv1a64Offset;
   Fnv1a(&h, reason);
   Fnv1a(&h, kNul);
   if (raw.empty()) {
