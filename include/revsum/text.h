@@ -98,6 +98,11 @@ struct SegmentOptions {
 //   - emoji and other symbols after a sentence end stay with that sentence; opening brackets and
 //     quotes before a break go with the next one ("读。《少有人走的路》这本书");
 //   - a terminator run right after an opening quote ("“...让我") does not end a sentence;
+//   - a title or initialism glued to CJK text is not a sentence end when a Latin letter follows
+//     directly: "行李员MR.KEN很热情" (the ASCII tail "MR" is looked up, or any upper-case run of at
+//     most 3 letters before '.' + upper-case letter);
+//   - a number, '.', a space, 1-2 digits and an inch mark ('', ", ″, ”, "inch") is one size, not a
+//     sentence end: "I have a 15. 4 '' screen";
 //   - no break inside a URL or e-mail address ("https://x.org/a?b=c");
 //   - segments without any letter, digit or ideograph are merged into the preceding sentence of
 //     the same line, or dropped when there is none.

@@ -1,5 +1,5 @@
-// Sentence segmentation: ICU's sentence rules (UAX #29, root locale) line by line, then repairs for the noise of customer reviews. See text.h for the
-// list of repairs and the contract.
+// Sentence segmentation: ICU's sentence rules (UAX #29, root locale) line by line, then repairs for
+// the noise of customer reviews. See text.h for the list of repairs and the contract.
 
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
@@ -20,14 +20,14 @@ namespace {
 
 // Titles and abbreviations after which a '.' does not end a sentence.
 constexpr std::u32string_view kAbbreviations[] = {
-    U"mr", U"mrs", U"ms", U"dr", U"prof", U"sr", U"jr", U"st", U"mt", U"vs", U"etc", U"approx",
-    U"fig", U"inc", U"ltd", U"co", U"dept", U"est", U"min", U"max", U"incl", U"eg", U"ie",
-    U"lb", U"lbs", U"oz", U"ft", U"pcs", U"hrs", U"yrs", U"qty"};
+    U"mr",     U"mrs", U"ms",  U"dr",  U"prof", U"sr",   U"jr",  U"st",  U"mt",  U"vs",   U"etc",
+    U"approx", U"fig", U"inc", U"ltd", U"co",   U"dept", U"est", U"min", U"max", U"incl", U"eg",
+    U"ie",     U"lb",  U"lbs", U"oz",  U"ft",   U"pcs",  U"hrs", U"yrs", U"qty"};
 
 // Top-level domains and file suffixes: "amazon.com" is not "amazon. com".
 constexpr std::u32string_view kDomainSuffixes[] = {
-    U"com", U"net", U"org", U"edu", U"gov", U"io", U"co", U"uk", U"us", U"de", U"fr", U"jp",
-    U"cn", U"ca", U"au", U"info", U"biz", U"html", U"htm", U"php", U"tv", U"ly", U"me", U"in"};
+    U"com", U"net", U"org", U"edu",  U"gov", U"io",   U"co",  U"uk",  U"us", U"de", U"fr", U"jp",
+    U"cn",  U"ca",  U"au",  U"info", U"biz", U"html", U"htm", U"php", U"tv", U"ly", U"me", U"in"};
 
 // The prototype is created once per process; instances clone it (cheap) under a mutex, since ICU
 // does not promise that concurrent clones of one iterator are safe.
@@ -56,8 +56,8 @@ bool HasContent(char32_t c) {
 }
 bool IsTerminator(char32_t c) { return c == '.' || c == '!' || c == '?' || c == 0x3002; }
 
-// Opening brackets and quotes ("《", "“", "(", "「"): they start the next sentence, although UAX #29
-// counts them as "Close" characters that may follow a sentence end.
+// Opening brackets and quotes ("《", "“", "(", "「"): they start the next sentence, although UAX
+// #29 counts them as "Close" characters that may follow a sentence end.
 bool IsOpening(char32_t c) {
   return U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_PS_MASK | U_GC_PI_MASK);
 }
@@ -108,25 +108,47 @@ class LineSplitter {
     return t_.substr(start, stop - start);
   }
 
+  // The ASCII letters at the end of `word` ("MR" in "行李员MR"): Chinese text glues Latin
+  // abbreviations to ideographs without a space.
+  static std::u32string_view AsciiTail(std::u32string_view word) {
+    size_t start = word.size();
+    while (start > 0 && word[start - 1] < 0x80) --start;
+    return word.substr(start);
+  }
+
+  // True for "MR.KEN" in "行李员MR.KEN很热情": an upper-case ASCII run of at most 3 letters glued
+  // to a CJK character, then '.', then directly an upper-case Latin letter. Such a run is a title
+  // or initialism inside Chinese text, not the end of an English sentence.
+  bool IsGluedCapsAbbreviation(size_t dot) const {
+    const std::u32string_view word = WordBefore(dot);
+    const std::u32string_view tail = AsciiTail(word);
+    if (tail.empty() || tail.size() == word.size() || tail.size() > 3) return false;
+    if (!IsCjk(word[word.size() - tail.size() - 1])) return false;
+    const auto upper = [](char32_t c) { return c >= 'A' && c <= 'Z'; };
+    return std::all_of(tail.begin(), tail.end(), upper) && dot + 1 < end_ && upper(t_[dot + 1]);
+  }
+
   // False when the single '.' at t[dot] is part of an abbreviation, initialism, URL, e-mail
   // address or domain name, so that a letter right after it does not start a sentence.
   bool DotMayEndSentence(size_t dot) const {
     const std::u32string_view word = WordBefore(dot);
     if (word.size() == 1 && !IsCjk(word[0])) return false;  // e.g. U.S. i.e. J.K.
-    if (InList(kAbbreviations, word)) return false;
+    if (InList(kAbbreviations, word) || InList(kAbbreviations, AsciiTail(word))) return false;
+    if (IsGluedCapsAbbreviation(dot)) return false;
     if (IsUrlLike(TokenAround(dot))) return false;
     size_t stop = dot + 1;
     while (stop < end_ && t_[stop] < 0x80 && IsLetter(t_[stop])) ++stop;
     const std::u32string_view after = t_.substr(dot + 1, stop - dot - 1);
     const bool after_ends = stop == end_ || !IsLetter(t_[stop]);
-    const bool ascii_word = !word.empty() && std::all_of(word.begin(), word.end(),
-                                                         [](char32_t c) { return c < 0x80; });
+    const bool ascii_word =
+        !word.empty() && std::all_of(word.begin(), word.end(), [](char32_t c) { return c < 0x80; });
     const bool lowercase_after = std::all_of(after.begin(), after.end(), IsLower);
     if (ascii_word && after_ends && lowercase_after && InList(kDomainSuffixes, after)) return false;
     return true;
   }
 
-  // Adds the breaks that ICU's rules miss in review text. `is_break` is indexed by position - begin.
+  // Adds the breaks that ICU's rules miss in review text. `is_break` is indexed by position -
+  // begin.
   void AddRepairs(std::vector<char>* is_break) const {
     auto mark = [&](size_t pos) {
       if (pos > begin_ && pos < end_) (*is_break)[pos - begin_] = 1;
@@ -137,8 +159,8 @@ class LineSplitter {
         size_t r = k;
         while (r < end_ && IsTerminator(t_[r])) ++r;
         const bool single_dot = r == k + 1 && c == '.';
-        const bool dots_only = std::all_of(t_.begin() + k, t_.begin() + r,
-                                           [](char32_t d) { return d == '.'; });
+        const bool dots_only =
+            std::all_of(t_.begin() + k, t_.begin() + r, [](char32_t d) { return d == '.'; });
         if (k > begin_ && IsOpening(t_[k - 1])) {
           // "“...让我回忆": an ellipsis opening a quotation is not a sentence end
         } else if (r < end_ && IsLetter(t_[r])) {
@@ -172,6 +194,25 @@ class LineSplitter {
     }
   }
 
+  // True when t[p - 1] is a '.' between a number and "<space><digits> ''" (or ", ″, ”, inch):
+  // "a 15. 4 '' screen" is a tokenised 15.4-inch size (common in scraped English reviews), not
+  // a sentence ending in "15.".
+  bool IsSplitScreenSize(size_t p) const {
+    if (p < begin_ + 2 || t_[p - 1] != '.' || !IsDigit(t_[p - 2])) return false;
+    size_t q = p;
+    if (q >= end_ || t_[q] != ' ') return false;
+    ++q;
+    const size_t digits = q;
+    while (q < end_ && IsDigit(t_[q])) ++q;
+    if (q == digits || q - digits > 2) return false;
+    while (q < end_ && t_[q] == ' ') ++q;
+    if (q >= end_) return false;
+    const char32_t m = t_[q];
+    if (m == '"' || m == 0x2033 || m == 0x201D) return true;          // " ″ ”
+    if (m == '\'' && q + 1 < end_ && t_[q + 1] == '\'') return true;  // ''
+    return t_.substr(q, 4) == U"inch";  // not "in": "a 5. 4 in the family use it"
+  }
+
   bool IsUrlLike(std::u32string_view token) const {
     return token.find(U"://") != token.npos || token.find(U"www.") != token.npos ||
            token.find(U"WWW.") != token.npos || token.find(U'@') != token.npos;
@@ -197,8 +238,12 @@ class LineSplitter {
       }
       size_t p = pos;
       while (p > begin_ && t_[p - 1] == ' ') --p;
+      if (IsSplitScreenSize(p)) {
+        (*is_break)[pos - begin_] = 0;
+        continue;
+      }
       if (p > begin_ && t_[p - 1] == '.' && (p < 2 || t_[p - 2] != '.')) {
-        const std::u32string_view word = WordBefore(p - 1);
+        const std::u32string_view word = AsciiTail(WordBefore(p - 1));
         static constexpr std::u32string_view kTitles[] = {U"mr", U"mrs", U"ms", U"dr", U"prof",
                                                           U"sr", U"jr",  U"st", U"mt", U"vs"};
         if (InList(kTitles, word) && IsLetter(t_[pos])) (*is_break)[pos - begin_] = 0;
@@ -250,8 +295,8 @@ bool InsideOneOriginal(const std::vector<int32_t>& begin, size_t pos) {
 // Splits [a, b) (trimmed) into pieces of at most max_chars code points, preferring clause
 // punctuation, then spaces, in the second half of each window. A piece is longer than max_chars
 // only when one original character expands beyond it under NFKC (e.g. U+FDFA, 18 code points).
-void SplitLong(std::u32string_view t, const std::vector<int32_t>& begin, Span s,
-               size_t max_chars, std::vector<Span>* out) {
+void SplitLong(std::u32string_view t, const std::vector<int32_t>& begin, Span s, size_t max_chars,
+               std::vector<Span>* out) {
   size_t a = s.begin;
   while (s.end - a > max_chars) {
     const size_t lo = a + max_chars / 2, hi = a + max_chars;

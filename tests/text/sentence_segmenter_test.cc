@@ -66,20 +66,20 @@ TEST(SentenceSegmenter, SplitsAfterAnEllipsisFollowedByANewThought) {
 }
 
 TEST(SentenceSegmenter, SplitsBeforeALowerCaseSentenceStart) {
-  EXPECT_THAT(Split("works great. love the color."), ElementsAre("works great.", "love the color."));
+  EXPECT_THAT(Split("works great. love the color."),
+              ElementsAre("works great.", "love the color."));
 }
 
 TEST(SentenceSegmenter, DoesNotSplitUrlsEmailsOrDomains) {
-  EXPECT_THAT(Split("Bought it on amazon.com for less. See https://example.org/a.b?c=d.Thanks"),
-              ElementsAre("Bought it on amazon.com for less.",
-                          "See https://example.org/a.b?c=d.Thanks"));
+  EXPECT_THAT(
+      Split("Bought it on amazon.com for less. See https://example.org/a.b?c=d.Thanks"),
+      ElementsAre("Bought it on amazon.com for less.", "See https://example.org/a.b?c=d.Thanks"));
   EXPECT_THAT(Split("Write to help@shop.example.com about returns."),
               ElementsAre("Write to help@shop.example.com about returns."));
 }
 
 TEST(SentenceSegmenter, KeepsEmojiWithTheSentenceTheyFollow) {
-  EXPECT_THAT(Split("Love it! 😍😍 Works great. 👍"),
-              ElementsAre("Love it! 😍😍", "Works great. 👍"));
+  EXPECT_THAT(Split("Love it! 😍😍 Works great. 👍"), ElementsAre("Love it! 😍😍", "Works great. 👍"));
   EXPECT_THAT(Split("Perfect gift 🎁. My son loves it"),
               ElementsAre("Perfect gift 🎁.", "My son loves it"));
 }
@@ -106,10 +106,10 @@ TEST(SentenceSegmenter, NewlinesCanBeReadAsSpaces) {
 // --- HTML --------------------------------------------------------------------------------------
 
 TEST(SentenceSegmenter, BreakTagEndsALineOfText) {
-  EXPECT_THAT(Split("Fits true to size<br />Color is a bit darker than the photo<br /><br />"
-                    "Would buy again"),
-              ElementsAre("Fits true to size", "Color is a bit darker than the photo",
-                          "Would buy again"));
+  EXPECT_THAT(
+      Split("Fits true to size<br />Color is a bit darker than the photo<br /><br />"
+            "Would buy again"),
+      ElementsAre("Fits true to size", "Color is a bit darker than the photo", "Would buy again"));
 }
 
 TEST(SentenceSegmenter, CleansEntitiesInsideSentences) {
@@ -157,6 +157,34 @@ TEST(SentenceSegmenter, EllipsisOpeningAQuotationDoesNotEndTheSentence) {
 TEST(SentenceSegmenter, SplitsMixedChineseAndEnglish) {
   EXPECT_THAT(Split("iPad的屏幕很好。Battery life is great! 就是价格有点贵."),
               ElementsAre("iPad的屏幕很好。", "Battery life is great!", "就是价格有点贵."));
+}
+
+// --- Glued abbreviations and sizes -----------------------------------------------------------
+
+TEST(SentenceSegmenter, DoesNotSplitATitleGluedToChineseText) {
+  // ChnSentiCorp: the split gave the point "第二个行李员MR." (issue 8).
+  EXPECT_THAT(Split("第二个行李员MR.KEN很热情。服务很好。"),
+              ElementsAre("第二个行李员MR.KEN很热情。", "服务很好。"));
+  EXPECT_THAT(Split("第一个行李员MR.KENNTH,在我们抵店起就很热情。"),
+              ElementsAre("第一个行李员MR.KENNTH,在我们抵店起就很热情。"));
+  EXPECT_THAT(Split("前台DR.WU很专业。"), ElementsAre("前台DR.WU很专业。"));
+  // Still split: a lower-case or CJK continuation, and English words glued by a missing space.
+  EXPECT_THAT(Split("东西不错.物流很快"), ElementsAre("东西不错.", "物流很快"));
+  EXPECT_THAT(Split("Arrived broken.Returned it."), ElementsAre("Arrived broken.", "Returned it."));
+}
+
+TEST(SentenceSegmenter, DoesNotSplitATokenisedScreenSize) {
+  // OpoSum: the split gave the point "I have a 15." (issue 8).
+  EXPECT_THAT(Split("I have a 15. 4 '' Widescreen Dell laptop and it fits."),
+              ElementsAre("I have a 15. 4 '' Widescreen Dell laptop and it fits."));
+  EXPECT_THAT(Split("case for Dell Inspiron E1505 (15. 4 '') screen. It was too small."),
+              ElementsAre("case for Dell Inspiron E1505 (15. 4 '') screen.", "It was too small."));
+  EXPECT_THAT(Split("I have a 15. 4'' screen."), ElementsAre("I have a 15. 4'' screen."));
+  EXPECT_THAT(Split("My old one was 17. 3 inch wide."),
+              ElementsAre("My old one was 17. 3 inch wide."));
+  // Still split: a sentence ending in a number, then one starting with a number.
+  EXPECT_THAT(Split("I gave it a 5. 4 Stars would be fair."),
+              ElementsAre("I gave it a 5.", "4 Stars would be fair."));
 }
 
 // --- Length limits -----------------------------------------------------------------------------
