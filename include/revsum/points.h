@@ -1,0 +1,163 @@
+// Points: what the reviewers of one product say, for and against, and how many (DESIGN.md,
+// "Points"). The values of the attention.
+//
+// Input: one product scope as the scorer saw it — sentence texts, the review each sentence comes
+// from, the reviews' ratings (when the dump has them), the L2-normalised embeddings S and the
+// attention Weights (score.h). Output: a list of points, each a representative sentence and its
+// evidence (the member sentences that say the same thing).
+//
+//   1. Clustering (leader clustering by cosine, O(n K d)):
+//      a. leaders: sentences in decreasing final attention weight (at most max_scan of them); one
+//         that is not a fragment (PointsOptions::is_fragment) and whose cosine to every leader so
+//         far is below `threshold` becomes a new leader, up to max_leaders;
+//      b. members: every sentence of the scope joins its most similar leader when that cosine is
+//         at least `threshold` (a sentence belongs to one point at most);
+//      c. representative: the member with the highest attention weight that is not a fragment.
+//      Cosine is taken in the "cluster space": S itself, or only its last `cluster_columns`
+//      columns renormalised (for the combined embedder: the USE-lite half, which matches
+//      paraphrases — "battery dies fast" ~ "doesn't hold a charge" — where the lexical half only
+//      matches shared words).
+//   2. support = distinct reviews among the members; share = support / the product's review count;
+//      weight = the members' summed final attention weight.
+//   3. aspect: over the members, the mean weight of each anchored head "aspect:X" divided by that
+//      head's mean over the scope (its lift). The head with the highest lift is the aspect when
+//      its lift is at least aspect_min_lift and at least aspect_margin times the second's;
+//      otherwise none ("").
+//   4. polarity (praise / complaint / neutral / unknown), from two signals over the members,
+//      each averaged with the members' attention weights as the mixing coefficients:
+//        lexicon  l = sum w_i lex_i / sum w_i, lex_i in {-1, 0, +1} the sentence's sign under the
+//                 polarity word lists (PolarityLexicon: positive and negative words, English words
+//                 and Chinese substrings, a negator shortly before a word flips it);
+//                 coverage = share of the members' weight whose lex_i != 0.
+//        rating   r = sum w_i v_i / sum w_i over members whose review has a rating, v_i its
+//                 normalised rating in [-1, 1] (RatingScale); rated = share of weight with one.
+//      Rule, in order:
+//        - lexicon clear (coverage >= lexicon_min_coverage and |l| >= lexicon_min_mean):
+//          sign(l). The sentence-level signal decides first, so a complaint inside a 4-star
+//          review is still a complaint;
+//        - else ratings present (rated >= 0.5): |r| >= rating_min_mean gives sign(r), else neutral;
+//        - else unknown (no ratings and a text that does not say): never a silent guess.
+//      This approximates the design's o_i = sum_j A_ij v_j with the members' own weights (the
+//      rows of the consensus matrix are not kept after scoring).
+//   5. Points are ordered by support, then weight. Points with support below min_support are
+//      dropped, except that a scope with any sentence keeps at least one point (the best one).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "revsum/embed.h"
+#include "revsum/score.h"
+
+namespace revsum {
+
+enum class Polarity { kPraise, kComplaint, kNeutral, kUnknown };
+// "praise", "complaint", "neutral", "unknown".
+std::string_view PolarityName(Polarity p);
+
+// How ratings map to [-1, 1]. Detected from the range of the ratings of a store (or a product):
+//   all ratings in {0, 1}           -> labels:   v = 2 r - 1 (0 = negative, 1 = positive)
+//   within [1, 5]                   -> stars:    v = (r - 3) / 2
+//   within [0, 10]                  -> tenths:   v = (r - 5.5) / 4.5, clamped
+//   anything else (e.g. 0-100)      -> [min, max] mapped linearly onto [-1, 1]
+struct RatingScale {
+  double min = 1, max = 5;
+  enum class Kind { kLabels, kStars, kTen, kLinear } kind = Kind::kStars;
+  double Normalise(double rating) const;  // clamped to [-1, 1]
+  std::string Describe() const;           // "labels 0/1", "stars 1-5", "1-10", "linear a-b"
+};
+// The scale of ratings observed in [lo, hi]; `labels_only` when every rating was 0 or 1.
+RatingScale DetectRatingScale(double lo, double hi, bool labels_only);
+
+// Polarity word lists (models/polarity/<lang>.txt). Format: UTF-8; '#' starts a comment line;
+// sections "[positive]", "[negative]", "[negator]"; one term per line. Terms made of ASCII are
+// matched as lowercase word sequences ("stopped working"); other terms (Chinese) as substrings.
+// Longest match first; a matched term's text is consumed. A negator within 3 words (ASCII) or
+// ending at most 2 characters (CJK) before a term flips its sign.
+class PolarityLexicon {
+ public:
+  // Adds the terms of one list; `origin` names it in errors. Throws std::runtime_error
+  // ("<origin>:<line>: <problem>") on a term outside a section or an unknown section.
+  void Add(std::string_view text, std::string_view origin);
+  // Loads every file of `paths` (throws naming a file that cannot be read).
+  static PolarityLexicon Load(const std::vector<std::string>& paths);
+  // The default lists: <models>/polarity/en.txt and zh.txt.
+  static std::vector<std::string> DefaultPaths();
+  // sum of +1 / -1 over the terms found (after negation).
+  int Score(std::string_view sentence) const;
+  bool empty() const { return positive_.empty() && negative_.empty(); }
+
+ private:
+  struct Term {
+    std::string text;  // lowercase
+    bool ascii = false;
+    int sign = 0;                    // +1, -1, or 0 for a negator
+    std::vector<std::string> words;  // ASCII terms: the words
+  };
+  std::vector<Term> positive_, negative_, negators_;
+  std::vector<Term> ascii_terms_, cjk_terms_;  // all terms, longest first
+};
+
+struct PointsOptions {
+  // Cosine (in the cluster space) at or above which two sentences say the same thing.
+  // 0.4: cosine distance 0.6, as DESIGN measured for USE-lite; tests/pipeline/points_quality_test
+  // prints the planted-share error for other values.
+  float threshold = 0.4f;
+  // 0 = cluster on all columns of S; k > 0 = only the last k columns, renormalised.
+  int cluster_columns = 0;
+  size_t max_leaders = 64;
+  size_t max_scan = 2000;
+  size_t min_support = 2;
+  size_t max_points = 12;
+  // A sentence that cannot stand alone is never a leader or a representative. Null: none is.
+  std::function<bool(std::string_view)> is_fragment;
+  // Aspect rule (see header comment, 3).
+  float aspect_min_lift = 1.2f;
+  float aspect_margin = 1.1f;
+  // Polarity rule (see header comment, 4).
+  float lexicon_min_coverage = 0.3f;
+  float lexicon_min_mean = 0.2f;
+  float rating_min_mean = 0.25f;
+};
+
+struct PointMember {
+  size_t index = 0;  // row of the scope
+  float similarity = 0;
+};
+
+struct Point {
+  size_t representative = 0;  // row of the scope
+  std::string text;
+  std::vector<PointMember> members;  // includes the representative; by decreasing similarity
+  size_t support = 0;                // distinct reviews among members
+  double share = 0;                  // support / review count
+  double weight = 0;                 // summed final attention of the members
+  std::string aspect;                // "price", ... or ""
+  Polarity polarity = Polarity::kUnknown;
+  double lexicon = 0;  // l (see header comment)
+  double lexicon_coverage = 0;
+  std::optional<double> rating;  // r, when the members' reviews are rated
+};
+
+struct PointsInput {
+  const std::vector<std::string>* texts = nullptr;  // n sentences
+  std::vector<size_t> review_of;                    // n: index of the sentence's review
+  std::vector<std::optional<double>> ratings;       // per review (may be empty: none rated)
+  size_t review_count = 0;
+  RatingScale scale;
+  const Matrix* embeddings = nullptr;  // n x d, rows L2-normalised
+  const Weights* weights = nullptr;    // the scope's attention (final and per head)
+};
+
+// The points of one product scope (see header comment). Throws std::invalid_argument on
+// mismatched sizes. Deterministic. Thread-safe (const inputs).
+std::vector<Point> ComputePoints(const PointsInput& input, const PolarityLexicon& lexicon,
+                                 const PointsOptions& options);
+
+}  // namespace revsum

@@ -1,0 +1,258 @@
+// Polarity word lists and rating scales (points.h).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+#include "revsum/models.h"
+#include "revsum/points.h"
+
+namespace revsum {
+
+std::string_view PolarityName(Polarity p) {
+  switch (p) {
+    case Polarity::kPraise:
+      return "praise";
+    case Polarity::kComplaint:
+      return "complaint";
+    case Polarity::kNeutral:
+      return "neutral";
+    case Polarity::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+double RatingScale::Normalise(double r) const {
+  double v = 0;
+  switch (kind) {
+    case Kind::kLabels:
+      v = 2 * r - 1;
+      break;
+    case Kind::kStars:
+      v = (r - 3) / 2;
+      break;
+    case Kind::kTen:
+      v = (r - 5.5) / 4.5;
+      break;
+    case Kind::kLinear:
+      v = max > min ? 2 * (r - min) / (max - min) - 1 : 0;
+      break;
+  }
+  return std::clamp(v, -1.0, 1.0);
+}
+
+std::string RatingScale::Describe() const {
+  switch (kind) {
+    case Kind::kLabels:
+      return "labels 0/1";
+    case Kind::kStars:
+      return "stars 1-5";
+    case Kind::kTen:
+      return "1-10";
+    case Kind::kLinear: {
+      std::ostringstream s;
+      s << "linear " << min << "-" << max;
+      return s.str();
+    }
+  }
+  return "";
+}
+
+RatingScale DetectRatingScale(double lo, double hi, bool labels_only) {
+  RatingScale s;
+  s.min = lo;
+  s.max = hi;
+  if (labels_only) {
+    s.kind = RatingScale::Kind::kLabels;
+  } else if (lo >= 1 && hi <= 5) {
+    s.kind = RatingScale::Kind::kStars;
+  } else if (lo >= 0 && hi <= 10) {
+    s.kind = RatingScale::Kind::kTen;
+  } else {
+    s.kind = RatingScale::Kind::kLinear;
+  }
+  return s;
+}
+
+namespace {
+
+bool IsAscii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// ASCII words of a sentence, lowercase; apostrophes stay inside words ("don't"), a typographic
+// apostrophe becomes '.
+std::vector<std::string> AsciiWords(std::string_view s) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (std::isalnum(c) && c < 0x80) {
+      cur += static_cast<char>(std::tolower(c));
+    } else if ((c == '\'' || (c == 0xE2 && i + 2 < s.size() && s.substr(i, 3) == "\xE2\x80\x99")) &&
+               !cur.empty()) {
+      cur += '\'';
+      if (c == 0xE2) i += 2;
+    } else if (!cur.empty()) {
+      words.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  return words;
+}
+
+std::vector<std::string> SplitWords(const std::string& term) {
+  std::vector<std::string> out;
+  std::istringstream in(term);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
+  std::vector<Term>* section = nullptr;
+  int sign = 0;
+  size_t line_no = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string line = Trim(text.substr(pos, nl - pos));
+    pos = nl + 1;
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    auto fail = [&](const std::string& problem) {
+      throw std::runtime_error(std::string(origin) + ":" + std::to_string(line_no) + ": " +
+                               problem);
+    };
+    if (line.front() == '[') {
+      if (line == "[positive]") {
+        section = &positive_, sign = 1;
+      } else if (line == "[negative]") {
+        section = &negative_, sign = -1;
+      } else if (line == "[negator]") {
+        section = &negators_, sign = 0;
+      } else {
+        fail("unknown section " + line + " (positive, negative, negator)");
+      }
+      continue;
+    }
+    if (!section) fail("term outside a section: " + line);
+    Term t{Lower(line), IsAscii(line), sign, {}};
+    if (t.ascii) t.words = SplitWords(t.text);
+    section->push_back(t);
+    (t.ascii ? ascii_terms_ : cjk_terms_).push_back(t);
+  }
+  auto longest_first = [](const Term& a, const Term& b) {
+    return a.text.size() != b.text.size() ? a.text.size() > b.text.size() : a.text < b.text;
+  };
+  std::stable_sort(ascii_terms_.begin(), ascii_terms_.end(), longest_first);
+  std::stable_sort(cjk_terms_.begin(), cjk_terms_.end(), longest_first);
+}
+
+PolarityLexicon PolarityLexicon::Load(const std::vector<std::string>& paths) {
+  PolarityLexicon lexicon;
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot read the polarity word list");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    lexicon.Add(text, path);
+  }
+  return lexicon;
+}
+
+std::vector<std::string> PolarityLexicon::DefaultPaths() {
+  std::string base;
+  try {
+    base = (ModelsDir() / "polarity").string();
+  } catch (const ModelsError&) {
+    base = "<no models folder: set REVSUM_MODELS_DIR>/polarity";
+  }
+  return {base + "/en.txt", base + "/zh.txt"};
+}
+
+int PolarityLexicon::Score(std::string_view sentence) const {
+  int score = 0;
+  // ASCII words: longest term first at each position; negators within 3 words before flip.
+  const std::vector<std::string> words = AsciiWords(sentence);
+  size_t last_negator = SIZE_MAX;
+  for (size_t i = 0; i < words.size();) {
+    size_t matched = 0;
+    int sign = 0;
+    for (const Term& t : ascii_terms_) {
+      const std::vector<std::string>& tw = t.words;
+      if (tw.empty() || i + tw.size() > words.size()) continue;
+      if (std::equal(tw.begin(), tw.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) {
+        matched = tw.size();
+        sign = t.sign;
+        break;
+      }
+    }
+    if (matched == 0) {
+      ++i;
+      continue;
+    }
+    if (sign == 0) {
+      last_negator = i + matched - 1;
+    } else {
+      const bool negated = last_negator != SIZE_MAX && i - last_negator <= 3;
+      score += negated ? -sign : sign;
+      last_negator = SIZE_MAX;
+    }
+    i += matched;
+  }
+  // Other scripts (Chinese): substrings, longest first; a negator ending at most 2 characters
+  // (6 bytes of CJK) before the term flips it.
+  if (!cjk_terms_.empty() && !IsAscii(sentence)) {
+    std::string s(sentence);
+    size_t negator_end = std::string::npos;
+    for (size_t i = 0; i < s.size();) {
+      const Term* hit = nullptr;
+      for (const Term& t : cjk_terms_) {
+        if (s.compare(i, t.text.size(), t.text) == 0) {
+          hit = &t;
+          break;
+        }
+      }
+      if (!hit) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        continue;
+      }
+      if (hit->sign == 0) {
+        negator_end = i + hit->text.size();
+      } else {
+        const bool negated = negator_end != std::string::npos && i - negator_end <= 6;
+        score += negated ? -hit->sign : hit->sign;
+        negator_end = std::string::npos;
+      }
+      i += hit->text.size();
+    }
+  }
+  return score;
+}
+
+}  // namespace revsum

@@ -1,0 +1,226 @@
+// Points (include/revsum/points.h): clustering, support, share, polarity, aspect, lexicon, scales.
+#include "revsum/points.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace revsum {
+namespace {
+
+PolarityLexicon TestLexicon() {
+  PolarityLexicon lex;
+  lex.Add(
+      "[positive]\ngreat\nlove\n好\n不错\n[negative]\nbad\ndies\n差\n没电\n[negator]\nnot\n不\n",
+      "test");
+  return lex;
+}
+
+TEST(PolarityLexicon, EnglishWordsNegationAndPhrases) {
+  PolarityLexicon lex;
+  lex.Add("[positive]\ngood\nworks well\n[negative]\nbad\nstopped working\n[negator]\nnot\ndon't\n",
+          "t");
+  EXPECT_EQ(lex.Score("This is GOOD."), 1);
+  EXPECT_EQ(lex.Score("not good at all"), -1);
+  EXPECT_EQ(lex.Score("It's not bad"), 1);
+  EXPECT_EQ(lex.Score("It works well, then stopped working."), 0);
+  EXPECT_EQ(lex.Score("I don't find it good"), -1);
+  EXPECT_EQ(lex.Score("goodness"), 0);  // whole words only
+}
+
+TEST(PolarityLexicon, ChineseSubstringsLongestFirstAndNegators) {
+  const PolarityLexicon lex = TestLexicon();
+  EXPECT_EQ(lex.Score("很好"), 1);
+  EXPECT_EQ(lex.Score("不好"), -1);     // negator before 好
+  EXPECT_EQ(lex.Score("质量不错"), 1);  // 不错 is matched whole, not 不 + 错
+  EXPECT_EQ(lex.Score("电池半天就没电了"), -1);
+  EXPECT_EQ(lex.Score("不差"), 1);
+}
+
+TEST(PolarityLexicon, BadListNamesLine) {
+  PolarityLexicon lex;
+  try {
+    lex.Add("# c\n\ngood\n", "x.txt");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "x.txt:3: term outside a section: good");
+  }
+  EXPECT_THROW(lex.Add("[happy]\n", "x.txt"), std::runtime_error);
+}
+
+TEST(PolarityLexicon, DefaultListsLoad) {
+  const PolarityLexicon lex = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+  EXPECT_FALSE(lex.empty());
+  EXPECT_LT(lex.Score("The battery died after two days, very disappointed."), 0);
+  EXPECT_GT(lex.Score("Great sound, I love it."), 0);
+  EXPECT_LT(lex.Score("电池不耐用,太差了"), 0);
+  EXPECT_GT(lex.Score("屏幕很清晰,非常满意"), 0);
+}
+
+TEST(RatingScale, DetectsAndNormalises) {
+  const RatingScale labels = DetectRatingScale(0, 1, true);
+  EXPECT_EQ(labels.kind, RatingScale::Kind::kLabels);
+  EXPECT_DOUBLE_EQ(labels.Normalise(0), -1);
+  EXPECT_DOUBLE_EQ(labels.Normalise(1), 1);
+  const RatingScale stars = DetectRatingScale(1, 5, false);
+  EXPECT_EQ(stars.kind, RatingScale::Kind::kStars);
+  EXPECT_DOUBLE_EQ(stars.Normalise(3), 0);
+  EXPECT_DOUBLE_EQ(stars.Normalise(5), 1);
+  EXPECT_DOUBLE_EQ(stars.Normalise(2), -0.5);
+  const RatingScale ten = DetectRatingScale(1, 10, false);
+  EXPECT_EQ(ten.kind, RatingScale::Kind::kTen);
+  EXPECT_DOUBLE_EQ(ten.Normalise(10), 1);
+  EXPECT_DOUBLE_EQ(ten.Normalise(1), -1);
+  const RatingScale hundred = DetectRatingScale(0, 100, false);
+  EXPECT_EQ(hundred.kind, RatingScale::Kind::kLinear);
+  EXPECT_DOUBLE_EQ(hundred.Normalise(50), 0);
+}
+
+// A scope of 3 topics in orthogonal directions (plus noise-free paraphrases): e0 x5 reviews,
+// e1 x3 reviews, e2 x1 review.
+struct Fixture {
+  std::vector<std::string> texts;
+  std::vector<size_t> review_of;
+  Matrix S;
+  Weights w;
+  PointsInput Input(std::vector<std::optional<double>> ratings = {}) {
+    PointsInput in;
+    in.texts = &texts;
+    in.review_of = review_of;
+    in.ratings = std::move(ratings);
+    in.review_count = 10;
+    in.scale = DetectRatingScale(1, 5, false);
+    in.embeddings = &S;
+    in.weights = &w;
+    return in;
+  }
+};
+
+Fixture MakeFixture() {
+  Fixture f;
+  auto add = [&](const std::string& t, size_t review, int dir, float wobble) {
+    f.texts.push_back(t);
+    f.review_of.push_back(review);
+    Eigen::VectorXf v = Eigen::VectorXf::Zero(4);
+    v(dir) = 1;
+    v(3) = wobble;
+    v.normalize();
+    f.S.conservativeResize(static_cast<Eigen::Index>(f.texts.size()), 4);
+    f.S.row(f.S.rows() - 1) = v.transpose();
+  };
+  for (size_t r = 0; r < 5; ++r) add("battery dies fast " + std::to_string(r), r, 0, 0.1f * r);
+  add("the battery dies again", 0, 0,
+      0.05f);  // a second sentence of review 0: support counts it once
+  for (size_t r = 5; r < 8; ++r) add("great screen " + std::to_string(r), r, 1, 0.1f);
+  add("I love the color", 8, 2, 0);
+  add("x", 9, 3, 0);  // alone on its own axis
+  const Eigen::Index n = f.S.rows();
+  f.w.final = Eigen::VectorXf::Constant(n, 1.0f / static_cast<float>(n));
+  f.w.final(1) *= 2;  // the second battery sentence ranks first among its paraphrases
+  f.w.final /= f.w.final.sum();
+  f.w.head_names = {"centroid", "aspect:battery", "aspect:display"};
+  f.w.per_head = Matrix::Constant(n, 3, 1.0f / static_cast<float>(n));
+  for (Eigen::Index i = 0; i < 6; ++i) f.w.per_head(i, 1) = 3.0f / static_cast<float>(n);
+  return f;
+}
+
+TEST(ComputePoints, ClustersCountsDistinctReviewsAndOrdersBySupport) {
+  Fixture f = MakeFixture();
+  const PolarityLexicon lex = TestLexicon();
+  PointsOptions o;
+  o.threshold = 0.9f;
+  const std::vector<Point> points = ComputePoints(f.Input(), lex, o);
+  ASSERT_EQ(points.size(), 2u);  // support 1 points are dropped
+  EXPECT_EQ(points[0].support, 5u);
+  EXPECT_EQ(points[0].members.size(), 6u);
+  EXPECT_DOUBLE_EQ(points[0].share, 0.5);
+  EXPECT_EQ(points[0].text, "battery dies fast 1");  // the highest weight member
+  EXPECT_EQ(points[0].polarity, Polarity::kComplaint);
+  EXPECT_EQ(points[0].aspect, "battery");
+  EXPECT_EQ(points[1].support, 3u);
+  EXPECT_EQ(points[1].polarity, Polarity::kPraise);
+  EXPECT_EQ(points[1].aspect, "");  // no head stands out
+}
+
+TEST(ComputePoints, FragmentsAreNeverRepresentatives) {
+  Fixture f = MakeFixture();
+  PointsOptions o;
+  o.threshold = 0.9f;
+  o.is_fragment = [](std::string_view t) { return t == "battery dies fast 1"; };
+  const std::vector<Point> points = ComputePoints(f.Input(), TestLexicon(), o);
+  ASSERT_FALSE(points.empty());
+  EXPECT_NE(points[0].text, "battery dies fast 1");
+  EXPECT_EQ(points[0].support, 5u);
+}
+
+TEST(ComputePoints, PolarityFromRatingsWhenTheTextIsSilentAndUnknownWithout) {
+  Fixture f = MakeFixture();
+  f.texts = std::vector<std::string>(f.texts.size(), "it is a phone");
+  PointsOptions o;
+  o.threshold = 0.9f;
+  std::vector<std::optional<double>> ratings(10, 5.0);
+  for (size_t r = 0; r < 5; ++r) ratings[r] = 1.0;
+  std::vector<Point> points = ComputePoints(f.Input(ratings), TestLexicon(), o);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].polarity, Polarity::kComplaint);
+  EXPECT_EQ(points[1].polarity, Polarity::kPraise);
+  std::vector<std::optional<double>> mid(10, 3.0);
+  EXPECT_EQ(ComputePoints(f.Input(mid), TestLexicon(), o)[0].polarity, Polarity::kNeutral);
+  EXPECT_EQ(ComputePoints(f.Input(), TestLexicon(), o)[0].polarity, Polarity::kUnknown);
+}
+
+TEST(ComputePoints, AComplaintInsideAFiveStarReviewIsAComplaint) {
+  Fixture f = MakeFixture();
+  PointsOptions o;
+  o.threshold = 0.9f;
+  std::vector<std::optional<double>> ratings(10, 5.0);
+  EXPECT_EQ(ComputePoints(f.Input(ratings), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
+}
+
+TEST(ComputePoints, AlwaysOnePointAndSizeChecks) {
+  std::vector<std::string> texts = {"好"};
+  Matrix S = Matrix::Zero(1, 2);
+  S(0, 0) = 1;
+  Weights w;
+  w.final = Eigen::VectorXf::Ones(1);
+  PointsInput in;
+  in.texts = &texts;
+  in.review_of = {0};
+  in.review_count = 1;
+  in.embeddings = &S;
+  in.weights = &w;
+  const std::vector<Point> points = ComputePoints(in, TestLexicon(), {});
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].support, 1u);
+  EXPECT_EQ(points[0].polarity, Polarity::kPraise);
+  in.review_of = {};
+  EXPECT_THROW(ComputePoints(in, TestLexicon(), {}), std::invalid_argument);
+}
+
+TEST(ComputePoints, ClusterColumnsUseTheTailOnly) {
+  // Left half says "different", right half says "same": with cluster_columns = 2 they join.
+  std::vector<std::string> texts = {"a", "b"};
+  Matrix S(2, 4);
+  S << 1, 0, 1, 0,  //
+      0, 1, 1, 0;
+  S.rowwise().normalize();
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(2, 0.5f);
+  PointsInput in;
+  in.texts = &texts;
+  in.review_of = {0, 1};
+  in.review_count = 2;
+  in.embeddings = &S;
+  in.weights = &w;
+  PointsOptions o;
+  o.threshold = 0.9f;
+  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 1u);
+  o.cluster_columns = 2;
+  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 2u);
+}
+
+}  // namespace
+}  // namespace revsum
