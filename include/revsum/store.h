@@ -40,7 +40,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
@@ -127,6 +127,27 @@ struct StoredSummary {
   std::string embedder;                   // the embedder that produced the weights
   std::string tokenizer;                  // empty when tokens were not counted
   int64_t tokens_in = 0, tokens_out = 0;  // review texts (one per line) and `text`, in tokenizer
+};
+
+// One point of a product summary as stored (table points, schema 5; see points.h).
+struct StoredPointMember {
+  int64_t sentence_id = 0, review_id = 0;
+  double similarity = 0;
+};
+struct StoredPoint {
+  int64_t id = 0, run_id = 0;
+  std::string product;
+  int64_t idx = 0;
+  std::string text;
+  int64_t sentence_id = 0;
+  int64_t review_id = 0;    // reviews.id of the representative sentence
+  std::string external_id;  // that review's id in its dump (read back only)
+  std::string polarity;     // "praise", "complaint", "neutral", "unknown"
+  int64_t support = 0;
+  double share = 0;
+  std::string aspect;  // "" = none (NULL in the table)
+  double weight = 0;
+  std::vector<StoredPointMember> members;  // not filled by LatestPoints
 };
 
 class ReviewStore {
@@ -219,6 +240,26 @@ class ReviewStore {
   // Scores of the sentences of one subject in a run, keyed by sentence id.
   std::vector<std::pair<int64_t, ScoreRow>> GetScores(int64_t run_id, const std::string& scope,
                                                       const std::vector<int64_t>& sentence_ids);
+
+  // --- points (src/store/points_store.cc) ----------------------------------------------------
+  // Adds the points of one product in a run (with their members), in `points` order; idx is
+  // taken from each point. Part of the open batch, like AddSummary.
+  void AddPoints(int64_t run_id, const std::string& product,
+                 const std::vector<StoredPoint>& points);
+  // Deletes the points (and members) of `product` in a run; DeleteProductResults' companion.
+  void DeleteProductPoints(int64_t run_id, const std::string& product);
+  // Deletes every point of a run (a run restarted without keeping its results).
+  void DeleteRunPoints(int64_t run_id);
+  // Per product, the points of the latest finished run that has points for it (view
+  // product_points), ordered by product and idx; members are not read. Empty product = all.
+  std::vector<StoredPoint> LatestPoints(const std::string& product = "");
+  // The rating range of the reviews of the store (or of one product): {min, max, all 0/1};
+  // nullopt when no review has a rating.
+  struct RatingRange {
+    double min = 0, max = 0;
+    bool labels_only = false;
+  };
+  std::optional<RatingRange> Ratings(const std::string& product = "");
 
   // --- read-only queries for the CLI (src/store/query.cc) ------------------------------------
   // Search (see FtsQuery) restricted to the sentences of these product keys; all products when

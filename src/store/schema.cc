@@ -212,7 +212,58 @@ CREATE VIEW unfinished_work AS
   SELECT 'run', id, key FROM runs WHERE finished_at IS NULL;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
+// Version 5: points — what reviewers say, for and against, and how many (include/revsum/points.h,
+// issue 8). One row per point of a product in a run, its member sentences as evidence.
+constexpr const char* kMigration5 = R"sql(
+CREATE TABLE points (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  product     TEXT NOT NULL,                 -- products.key
+  idx         INTEGER NOT NULL,              -- rank in the product: by support, then weight
+  text        TEXT NOT NULL,                 -- the representative sentence
+  sentence_id INTEGER NOT NULL REFERENCES sentences(id) ON DELETE CASCADE,
+  review      INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+  polarity    TEXT NOT NULL CHECK (polarity IN ('praise', 'complaint', 'neutral', 'unknown')),
+  support     INTEGER NOT NULL,              -- distinct reviews among the members
+  share       REAL NOT NULL,                 -- support / the product's review count
+  aspect      TEXT,                          -- 'price', 'quality', ...; NULL when none is clear
+  weight      REAL NOT NULL,                 -- summed attention of the members
+  UNIQUE (run_id, product, idx)
+);
+CREATE TABLE point_members (
+  point_id    INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,
+  sentence_id INTEGER NOT NULL REFERENCES sentences(id) ON DELETE CASCADE,
+  review_id   INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+  similarity  REAL NOT NULL,                 -- cosine to the point's leader in the cluster space
+  PRIMARY KEY (point_id, sentence_id)
+) WITHOUT ROWID;
+CREATE INDEX point_members_by_sentence ON point_members(sentence_id);
+-- Per product, the points of the latest finished run that has points for it. Example:
+--   SELECT text, support, share FROM product_points WHERE product = 'X'
+--   AND polarity = 'complaint' AND (aspect = 'battery' OR text LIKE '%battery%')
+--   ORDER BY support DESC LIMIT 5;
+CREATE VIEW product_points AS
+  SELECT product, idx, polarity, support, round(100.0 * share, 1) AS percent, share, aspect, text,
+         weight, (SELECT count(*) FROM point_members m WHERE m.point_id = pid) AS members,
+         review_id, external_id, sentence_id, run_id, point_id
+  FROM (SELECT pt.product, pt.idx, pt.polarity, pt.support, pt.share, pt.aspect, pt.text,
+               pt.weight, pt.review AS review_id, rv.external_id, pt.sentence_id, pt.run_id,
+               pt.id AS pid, pt.id AS point_id,
+               dense_rank() OVER (PARTITION BY pt.product
+                                  ORDER BY r.finished_at DESC, r.id DESC) AS rank
+        FROM points pt JOIN runs r ON r.id = pt.run_id JOIN reviews rv ON rv.id = pt.review
+        WHERE r.finished_at IS NOT NULL)
+  WHERE rank = 1;
+-- The evidence of every point: its member sentences with their reviews' ids and ratings.
+CREATE VIEW point_evidence AS
+  SELECT pt.run_id, pt.product, pt.idx, pt.polarity, pt.text AS point, m.similarity,
+         s.text AS sentence, m.sentence_id, m.review_id, rv.external_id, rv.rating
+  FROM point_members m JOIN points pt ON pt.id = m.point_id
+  JOIN sentences s ON s.id = m.sentence_id JOIN reviews rv ON rv.id = m.review_id;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
+                                        kMigration5};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

@@ -1,0 +1,94 @@
+// Points and their evidence (schema 5, tables points and point_members; include/revsum/points.h).
+#include <sqlite3.h>
+
+#include "revsum/store.h"
+#include "statement.h"
+
+namespace revsum {
+
+using store_internal::Statement;
+
+void ReviewStore::AddPoints(int64_t run_id, const std::string& product,
+                            const std::vector<StoredPoint>& points) {
+  Begin();
+  Statement point(db_,
+                  "INSERT INTO points(run_id, product, idx, text, sentence_id, review, polarity, "
+                  "support, share, aspect, weight) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                  "?10, ?11)");
+  Statement member(db_,
+                   "INSERT INTO point_members(point_id, sentence_id, review_id, similarity) "
+                   "VALUES (?1, ?2, ?3, ?4)");
+  for (const StoredPoint& p : points) {
+    point.Bind(1, run_id).Bind(2, product).Bind(3, p.idx).Bind(4, p.text).Bind(5, p.sentence_id);
+    point.Bind(6, p.review_id).Bind(7, p.polarity).Bind(8, p.support).Bind(9, p.share);
+    if (p.aspect.empty()) {
+      point.BindNull(10);
+    } else {
+      point.Bind(10, p.aspect);
+    }
+    point.Bind(11, p.weight).Run();
+    const int64_t id = sqlite3_last_insert_rowid(db_);
+    for (const StoredPointMember& m : p.members) {
+      member.Bind(1, id).Bind(2, m.sentence_id).Bind(3, m.review_id).Bind(4, m.similarity).Run();
+    }
+  }
+  MaybeCommit();
+}
+
+void ReviewStore::DeleteProductPoints(int64_t run_id, const std::string& product) {
+  Begin();
+  // point_members go with their points (ON DELETE CASCADE; the store opens with foreign keys on).
+  Statement del(db_, "DELETE FROM points WHERE run_id = ?1 AND product = ?2");
+  del.Bind(1, run_id).Bind(2, product).Run();
+  MaybeCommit();
+}
+
+void ReviewStore::DeleteRunPoints(int64_t run_id) {
+  Begin();
+  Statement del(db_, "DELETE FROM points WHERE run_id = ?1");
+  del.Bind(1, run_id).Run();
+  MaybeCommit();
+}
+
+std::vector<StoredPoint> ReviewStore::LatestPoints(const std::string& product) {
+  Flush();
+  Statement q(db_,
+              "SELECT point_id, run_id, product, idx, text, sentence_id, review_id, external_id, "
+              "polarity, support, share, coalesce(aspect, ''), weight FROM product_points "
+              "WHERE ?1 = '' OR product = ?1 ORDER BY product, idx");
+  q.Bind(1, product);
+  std::vector<StoredPoint> out;
+  while (q.Step()) {
+    StoredPoint p;
+    p.id = q.Int(0);
+    p.run_id = q.Int(1);
+    p.product = q.Text(2);
+    p.idx = q.Int(3);
+    p.text = q.Text(4);
+    p.sentence_id = q.Int(5);
+    p.review_id = q.Int(6);
+    p.external_id = q.Text(7);
+    p.polarity = q.Text(8);
+    p.support = q.Int(9);
+    p.share = q.Double(10);
+    p.aspect = q.Text(11);
+    p.weight = q.Double(12);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::optional<ReviewStore::RatingRange> ReviewStore::Ratings(const std::string& product) {
+  Flush();
+  Statement q(db_,
+              "SELECT min(r.rating), max(r.rating), sum(r.rating NOT IN (0, 1)), count(r.rating) "
+              "FROM reviews r JOIN products p ON p.id = r.product_id "
+              "WHERE r.rating IS NOT NULL AND (?1 = '' OR p.key = ?1)");
+  q.Bind(1, product);
+  std::optional<RatingRange> out;
+  if (q.Step() && q.Int(3) > 0) out = RatingRange{q.Double(0), q.Double(1), q.Int(2) == 0};
+  q.Reset();
+  return out;
+}
+
+}  // namespace revsum
