@@ -17,13 +17,14 @@
 // records of 12 MB in a .gz with an 8 MiB limit stay under 200 MB of RSS growth
 // (tests/read/memory_test.cc); ~36 MB peak RSS rejecting a 50 MB line with the 16 MiB default.
 //
-// Formats and detection (Format::kAuto): the extension (.jsonl/.ndjson/.json, .csv, .tsv, .txt,
-// each optionally + .gz), else the first bytes ('{' or '[' -> JSON, a tab in line 1 -> TSV, a
-// comma -> CSV, else text). Gzip is recognised by its magic bytes whatever the name. A JSON dump
-// whose first non-space byte is '[' is read as one array of objects (jq -s, pandas
-// to_json(orient="records"), Hugging Face exports), streamed element by element, unless its name
-// ends in .jsonl or .ndjson, or it has no .json* name and --format jsonl was given (stdin, for
-// one): then it is JSON Lines. Lines end at "\n" or "\r\n"; a file whose
+// Formats and detection (Format::kAuto): the extension (.jsonl/.ndjson -> JSON Lines, .json ->
+// JSON, .csv, .tsv, .txt, each optionally + .gz), else the first bytes ('{' -> JSON Lines, '[' ->
+// JSON, a tab in line 1 -> TSV, a comma -> CSV, else text). Gzip is recognised by its magic bytes
+// whatever the name. JSON (a .json name, --format json, or a leading '[') whose first non-space
+// byte is '[' is read as one array of objects (jq -s, pandas to_json(orient="records"), Hugging
+// Face exports), streamed element by element; otherwise as JSON Lines. JSON Lines (.jsonl,
+// .ndjson, --format jsonl) is always read line by line, so the same bytes read the same from a
+// file and from stdin with the format its name implies. Lines end at "\n" or "\r\n"; a file whose
 // first line ends with a lone "\r" (classic Mac OS exports) has "\r" line ends too. A UTF-8 BOM
 // is skipped.
 //
@@ -93,19 +94,21 @@ class ReadError : public std::runtime_error {
 };
 
 enum class Format {
-  kAuto,   // from the extension (.jsonl/.json/.ndjson, .csv, .tsv, .txt; optionally + .gz), else
-           // sniffed from the first bytes ('{' or '[' -> JSON, a tab in line 1 -> TSV, a comma
-           // -> CSV, else text)
-  kJsonl,  // one JSON object per line, or one JSON array of objects (see the top)
+  kAuto,   // from the extension (.jsonl/.ndjson, .json, .csv, .tsv, .txt; optionally + .gz), else
+           // sniffed from the first bytes ('{' -> JSON Lines, '[' -> JSON, a tab in line 1 ->
+           // TSV, a comma -> CSV, else text)
+  kJsonl,  // one JSON object per line
+  kJson,   // one JSON array of objects when it starts with '[', else JSON Lines (see the top);
+           // format() reports kJson for an array, kJsonl for lines
   kCsv,    // RFC 4180, comma-separated, first row is the header
   kTsv,    // RFC 4180 quoting, tab-separated, first row is the header
   kText,   // one review per line, or per blank-line-separated paragraph
 };
 
-// "auto", "jsonl", "csv", "tsv", "text".
+// "auto", "jsonl", "json", "csv", "tsv", "text".
 std::string_view FormatName(Format format);
 
-// Parses a FormatName() (also "json", "ndjson", "txt"); nullopt for anything else.
+// Parses a FormatName() (also "ndjson", "txt"); nullopt for anything else.
 std::optional<Format> ParseFormat(std::string_view name);
 
 // The format implied by a path's extension, ignoring a trailing ".gz"; kAuto when there is none.

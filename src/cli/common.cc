@@ -29,7 +29,7 @@ CLI::Option* AddThreadsOption(CLI::App& sub, int* threads, const std::string& wh
 }
 
 void AddReadOptions(CLI::App& sub, ReadFlags* flags) {
-  sub.add_option("--format", flags->format, "auto, jsonl, csv, tsv or text")->capture_default_str();
+  sub.add_option("--format", flags->format, "auto, jsonl, json (an array, or lines), csv, tsv or text")->capture_default_str();
   FieldMap& f = flags->options.fields;
   sub.add_option("--text-field", f.text, "field/column holding the review text");
   sub.add_option("--product-field", f.product, "field/column holding the product key");
@@ -46,7 +46,7 @@ ReadOptions ResolveReadOptions(const ReadFlags& flags) {
   auto format = ParseFormat(flags.format);
   if (!format) {
     throw std::invalid_argument("--format: unknown format '" + flags.format +
-                                "' (auto, jsonl, csv, tsv, text)");
+                                "' (auto, jsonl, json, csv, tsv, text)");
   }
   options.format = *format;
   options.blank_line_separated = flags.paragraphs;

@@ -40,6 +40,7 @@ size_t FindStringSpecial(const char* p, size_t n) {
 
 class JsonArrayReader : public JsonRecordReader {
  public:
+  Format format() const override { return Format::kJson; }
   JsonArrayReader(std::string source, std::unique_ptr<LineReader> lines, const ReadOptions& options)
       : JsonRecordReader(std::move(source), std::move(lines), options) {}
 

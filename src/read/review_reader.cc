@@ -28,7 +28,8 @@ Format Sniff(std::string_view head) {
   if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
   size_t i = 0;
   while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
-  if (i < head.size() && (head[i] == '{' || head[i] == '[')) return Format::kJsonl;
+  if (i < head.size() && head[i] == '{') return Format::kJsonl;
+  if (i < head.size() && head[i] == '[') return Format::kJson;
   std::string_view first = head.substr(i);
   first = first.substr(0, first.find('\n'));
   if (first.find('\t') != std::string_view::npos) return Format::kTsv;
@@ -44,12 +45,6 @@ bool StartsWithArray(std::string_view head) {
   return i < head.size() && head[i] == '[';
 }
 
-bool IsLinesName(std::string_view path) {
-  std::string p = Lower(path);
-  if (EndsWith(p, ".gz")) p.resize(p.size() - 3);
-  return EndsWith(p, ".jsonl") || EndsWith(p, ".ndjson");
-}
-
 }  // namespace
 
 std::string_view FormatName(Format format) {
@@ -58,6 +53,8 @@ std::string_view FormatName(Format format) {
       return "auto";
     case Format::kJsonl:
       return "jsonl";
+    case Format::kJson:
+      return "json";
     case Format::kCsv:
       return "csv";
     case Format::kTsv:
@@ -71,7 +68,8 @@ std::string_view FormatName(Format format) {
 std::optional<Format> ParseFormat(std::string_view name) {
   const std::string n = Lower(name);
   if (n == "auto") return Format::kAuto;
-  if (n == "jsonl" || n == "json" || n == "ndjson") return Format::kJsonl;
+  if (n == "jsonl" || n == "ndjson") return Format::kJsonl;
+  if (n == "json") return Format::kJson;
   if (n == "csv") return Format::kCsv;
   if (n == "tsv") return Format::kTsv;
   if (n == "text" || n == "txt") return Format::kText;
@@ -81,9 +79,8 @@ std::optional<Format> ParseFormat(std::string_view name) {
 Format FormatFromPath(std::string_view path) {
   std::string p = Lower(path);
   if (EndsWith(p, ".gz")) p.resize(p.size() - 3);
-  for (std::string_view ext : {".jsonl", ".json", ".ndjson"}) {
-    if (EndsWith(p, ext)) return Format::kJsonl;
-  }
+  if (EndsWith(p, ".jsonl") || EndsWith(p, ".ndjson")) return Format::kJsonl;
+  if (EndsWith(p, ".json")) return Format::kJson;
   if (EndsWith(p, ".csv")) return Format::kCsv;
   if (EndsWith(p, ".tsv")) return Format::kTsv;
   if (EndsWith(p, ".txt")) return Format::kText;
@@ -115,14 +112,13 @@ std::unique_ptr<ReviewReader> ReviewReader::Open(const std::string& path,
   if (format == Format::kAuto) format = Sniff(head);
 
   switch (format) {
-    case Format::kJsonl:
-      // A ".jsonl" or ".ndjson" name, or --format jsonl given for a name without ".json", promises
-      // lines (so the same bytes read the same from a file and from stdin with that format);
-      // elsewhere a leading '[' means an array.
-      if (StartsWithArray(head) && !IsLinesName(path) &&
-          !(options.format == Format::kJsonl && FormatFromPath(path) != Format::kJsonl)) {
+    case Format::kJson:
+      // JSON: one array of objects when it starts with '[', else JSON Lines.
+      if (StartsWithArray(head)) {
         return read_internal::NewJsonArrayReader(path, std::move(lines), options);
       }
+      [[fallthrough]];
+    case Format::kJsonl:
       return read_internal::NewJsonlReader(path, std::move(lines), options);
     case Format::kCsv:
       return read_internal::NewDelimitedReader(path, std::move(lines), options, ',');

@@ -157,7 +157,10 @@ std::vector<revsum::Record> ReadAll(const std::string& path, const revsum::ReadO
   FUZZ_CHECK(reader->format() != revsum::Format::kAuto, "format() is kAuto after Open");
   FUZZ_CHECK(reader->gzip() == expect_gzip, "gzip() does not match the magic bytes");
   if (options.format != revsum::Format::kAuto) {
-    FUZZ_CHECK(reader->format() == options.format, "format() differs from the one asked for");
+    // JSON is an array or, when it does not start with '[', JSON Lines.
+    FUZZ_CHECK(reader->format() == options.format || (options.format == revsum::Format::kJson &&
+                                                      reader->format() == revsum::Format::kJsonl),
+               "format() differs from the one asked for");
   }
   std::vector<revsum::Record> records;
   revsum::Record record;
@@ -218,8 +221,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   plain.Set(dump);
   variant.Set(options.gzip_variant ? Gzip(dump, options.two_members) : std::string(dump));
 
-  for (revsum::Format format : {revsum::Format::kAuto, revsum::Format::kJsonl, revsum::Format::kCsv,
-                                revsum::Format::kTsv, revsum::Format::kText}) {
+  for (revsum::Format format :
+       {revsum::Format::kAuto, revsum::Format::kJsonl, revsum::Format::kJson, revsum::Format::kCsv,
+        revsum::Format::kTsv, revsum::Format::kText}) {
     revsum::ReadOptions read = options.read;
     read.format = format;
     read.chunk_bytes = kReferenceChunk;

@@ -99,7 +99,7 @@ class Writer:
                 f.write(data)
         if fmt is None:
             base = ext[:-3] if ext.endswith(".gz") else ext
-            fmt = {"jsonl": "jsonl", "json": "jsonl", "ndjson": "jsonl", "csv": "csv",
+            fmt = {"jsonl": "jsonl", "json": "json", "ndjson": "jsonl", "csv": "csv",
                    "tsv": "tsv", "txt": "text"}.get(base, "auto")
         assert all(c["name"] != name for c in self.cases), name
         self.cases.append({"name": name, "kind": kind, "file": file, "args": list(args),

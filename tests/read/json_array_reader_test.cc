@@ -26,7 +26,7 @@ TEST(JsonArrayReader, CompactArrayOnOneLineIsReadAsRecords) {
   EXPECT_EQ(result.reviews[0].rating, 5.0);
   EXPECT_EQ(result.reviews[1].product, "B2");
   EXPECT_EQ(result.reviews[1].line, 1u);
-  EXPECT_EQ(result.format, Format::kJsonl);
+  EXPECT_EQ(result.format, Format::kJson);
 }
 
 TEST(JsonArrayReader, PrettyPrintedArrayGivesEachRecordTheLineWhereItStarts) {

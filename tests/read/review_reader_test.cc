@@ -22,7 +22,7 @@ using testing::TempDir;
 TEST(Format, FromPathUsesTheExtensionIgnoringGz) {
   EXPECT_EQ(FormatFromPath("a/b/reviews.jsonl"), Format::kJsonl);
   EXPECT_EQ(FormatFromPath("Beauty.JSONL.GZ"), Format::kJsonl);
-  EXPECT_EQ(FormatFromPath("x.json.gz"), Format::kJsonl);
+  EXPECT_EQ(FormatFromPath("x.json.gz"), Format::kJson);
   EXPECT_EQ(FormatFromPath("x.ndjson"), Format::kJsonl);
   EXPECT_EQ(FormatFromPath("zh.csv"), Format::kCsv);
   EXPECT_EQ(FormatFromPath("zh.tsv.gz"), Format::kTsv);
@@ -284,7 +284,7 @@ TEST(ReviewReader, BytesReadFollowsTheRecordsReturned) {
     std::vector<uint64_t> ends;
     const std::string dump = ProgressDump(format, &ends, array);
     ReadOptions options;
-    options.format = format;
+    options.format = array ? Format::kJson : format;
     auto reader = ReviewReader::Open(dir.Write(array ? "r.json" : "r", dump), options);
     Record record;
     size_t i = 0;
