@@ -4,7 +4,8 @@
 // a subset whose total cost never exceeds the budget:
 //
 //   1. Length filter: sentences shorter than min_words or longer than the adaptive maximum
-//      (max_budget_share of a word budget, at least min_max_words) are not candidates.
+//      (max_budget_share of a word budget, at least min_max_words) are not candidates; nor are
+//      fragments (skip_fragments: revsum/fragment.h, "其次,书的内容。", "所以打1分", "@冠益乳").
 //   2. Greedy MMR under a cost: repeatedly take the candidate with the largest
 //        gain_i = (lambda * w_i / w_max - (1 - lambda) * max_{j selected} cos(i, j)) / cost_i^alpha
 //      among those that still fit and have positive gain; alpha = cost_exponent makes weight per
@@ -17,6 +18,11 @@
 //      when the budget is in words and some remain: evaluation cuts summaries to the budget, so
 //      the words would otherwise be wasted. The truncated sentence is marked as such.
 //
+//   5. Never empty: when nothing was chosen but some sentence fits the budget, the one sentence
+//      with the largest weight is chosen among, in this order of preference, the sentences that
+//      are not fragments (whatever their length), the fragments that are not noise, and any
+//      sentence. A product whose every review is "很好" still gets a summary (issue 8).
+//
 // Order: sentences are returned in the order they were chosen, i.e. by decreasing marginal gain,
 // which puts the most representative sentence first and the truncated one (if any) last.
 #pragma once
@@ -24,6 +30,7 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +38,7 @@
 #include <Eigen/Dense>
 
 #include "revsum/embed.h"
+#include "revsum/fragment.h"
 
 namespace revsum {
 
@@ -92,7 +100,18 @@ struct SelectorOptions {
 
   // Append one truncated sentence to use the words left in a word budget (see header comment).
   bool fill_budget = false;
+
+  // Fragments (revsum/fragment.h) are not candidates; they are chosen only when the scope has
+  // nothing else (step 5). Measured with bench/fragments.sh (README "Quality").
+  bool skip_fragments = true;
+
+  // The rule for skip_fragments; null means DefaultFragmentRule().
+  std::shared_ptr<const FragmentRule> fragment_rule;
 };
+
+// The shipped rule: ModelsDir()/fragments/en.txt and zh.txt, loaded once per process (thread-safe).
+// Throws ModelsError when there is no models folder, std::runtime_error naming a missing file.
+std::shared_ptr<const FragmentRule> DefaultFragmentRule();
 
 // One chosen sentence; `index` refers to the input arrays.
 struct Selected {

@@ -3,15 +3,19 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 
+#include "revsum/models.h"
 #include "revsum/score.h"
 #include "revsum/select.h"
 
 namespace revsum {
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // The first `k` whitespace-separated tokens of `text`, joined by single spaces.
 std::string FirstTokens(std::string_view text, size_t k) {
@@ -32,6 +36,18 @@ std::string FirstTokens(std::string_view text, size_t k) {
 
 }  // namespace
 
+std::shared_ptr<const FragmentRule> DefaultFragmentRule() {
+  static std::mutex mutex;
+  static std::shared_ptr<const FragmentRule> rule;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!rule) {
+    const std::filesystem::path dir = ModelsDir() / "fragments";
+    rule =
+        std::make_shared<const FragmentRule>(LoadFragmentLexicon({dir / "en.txt", dir / "zh.txt"}));
+  }
+  return rule;
+}
+
 size_t CountWhitespaceTokens(std::string_view text) {
   size_t count = 0;
   bool in_token = false;
@@ -45,9 +61,12 @@ size_t CountWhitespaceTokens(std::string_view text) {
 
 std::string Budget::ToString() const {
   switch (unit) {
-    case Unit::kWords: return std::to_string(static_cast<long long>(amount)) + "w";
-    case Unit::kSentences: return std::to_string(static_cast<long long>(amount)) + "s";
-    case Unit::kTokens: return std::to_string(static_cast<long long>(amount)) + "t";
+    case Unit::kWords:
+      return std::to_string(static_cast<long long>(amount)) + "w";
+    case Unit::kSentences:
+      return std::to_string(static_cast<long long>(amount)) + "s";
+    case Unit::kTokens:
+      return std::to_string(static_cast<long long>(amount)) + "t";
     case Unit::kRatio: {
       std::string s = std::to_string(amount * 100.0);
       s.erase(s.find_last_not_of('0') + 1);
@@ -169,12 +188,20 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
       budget.unit == Budget::Unit::kWords || budget.unit == Budget::Unit::kRatio;
   size_t max_words = std::numeric_limits<size_t>::max();
   if (word_budget) {
-    max_words = std::max(options_.min_max_words,
-                         static_cast<size_t>(options_.max_budget_share * static_cast<float>(limit)));
+    max_words = std::max(options_.min_max_words, static_cast<size_t>(options_.max_budget_share *
+                                                                     static_cast<float>(limit)));
+  }
+  // Fragment reasons, only when some sentence would otherwise be a candidate.
+  std::vector<FragmentReason> reason(n, FragmentReason::kNone);
+  if (options_.skip_fragments && n > 0) {
+    const std::shared_ptr<const FragmentRule> rule =
+        options_.fragment_rule ? options_.fragment_rule : DefaultFragmentRule();
+    for (size_t i = 0; i < n; ++i) reason[i] = rule->Classify(texts[i]);
   }
   std::vector<char> candidate(n, 0);
   for (size_t i = 0; i < n; ++i) {
-    candidate[i] = words[i] >= options_.min_words && words[i] <= max_words && cost[i] > 0;
+    candidate[i] = words[i] >= options_.min_words && words[i] <= max_words && cost[i] > 0 &&
+                   reason[i] == FragmentReason::kNone;
   }
   float w_max = 0.f;
   for (size_t i = 0; i < n; ++i) {
@@ -183,9 +210,8 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
   if (!(w_max > 0.f)) w_max = 1.f;
 
   // The scope's mean pair cosine (relative_similarity), kept below 1 so the rescaling is defined.
-  const float mu = options_.relative_similarity
-                       ? std::clamp(PairCosineStats(embeddings).mean, 0.f, 0.9f)
-                       : 0.f;
+  const float mu =
+      options_.relative_similarity ? std::clamp(PairCosineStats(embeddings).mean, 0.f, 0.9f) : 0.f;
   std::vector<float> max_sim(n, 0.f);  // max similarity to any selected sentence
   std::vector<Selected> chosen;
   size_t used = 0;
@@ -199,8 +225,7 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
       const float relevance = weights(static_cast<Eigen::Index>(i)) / w_max;
       const float mmr = lambda * relevance - (1.f - lambda) * max_sim[i];
       if (mmr <= 0.f) continue;
-      const float gain =
-          mmr / std::pow(static_cast<float>(cost[i]), options_.cost_exponent);
+      const float gain = mmr / std::pow(static_cast<float>(cost[i]), options_.cost_exponent);
       if (best == n || gain > best_gain) {
         best = i;
         best_gain = gain;
@@ -212,7 +237,31 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     chosen.push_back({best, cost[best], false, texts[best]});
     Eigen::VectorXf sims = embeddings * embeddings.row(static_cast<Eigen::Index>(best)).transpose();
     if (options_.relative_similarity) sims = (sims.array() - mu) / (1.f - mu);
-    for (size_t i = 0; i < n; ++i) max_sim[i] = std::max(max_sim[i], sims(static_cast<Eigen::Index>(i)));
+    for (size_t i = 0; i < n; ++i)
+      max_sim[i] = std::max(max_sim[i], sims(static_cast<Eigen::Index>(i)));
+  }
+
+  if (chosen.empty()) {
+    // Step 5: never empty while a sentence fits; tiers 0 (not a fragment), 1 (not noise), 2.
+    size_t best = n;
+    int best_tier = 3;
+    for (size_t i = 0; i < n; ++i) {
+      if (cost[i] == 0 || cost[i] > limit) continue;
+      const int tier = reason[i] == FragmentReason::kNone    ? 0
+                       : reason[i] != FragmentReason::kNoise ? 1
+                                                             : 2;
+      const auto w = [&](size_t k) { return weights(static_cast<Eigen::Index>(k)); };
+      if (tier < best_tier || (tier == best_tier && w(i) > w(best))) {
+        best = i;
+        best_tier = tier;
+      }
+    }
+    if (best != n) {
+      used += cost[best];
+      candidate[best] = 0;
+      chosen.push_back({best, cost[best], false, texts[best]});
+      return chosen;
+    }
   }
 
   if (options_.fill_budget && word_budget && used < limit) {
@@ -221,8 +270,8 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     float best_score = 0.f;
     for (size_t i = 0; i < n; ++i) {
       if (!candidate[i] || max_sim[i] > options_.duplicate_threshold) continue;
-      const float mmr = lambda * weights(static_cast<Eigen::Index>(i)) / w_max -
-                        (1.f - lambda) * max_sim[i];
+      const float mmr =
+          lambda * weights(static_cast<Eigen::Index>(i)) / w_max - (1.f - lambda) * max_sim[i];
       if (best == n || mmr > best_score) {
         best = i;
         best_score = mmr;

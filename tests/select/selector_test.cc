@@ -198,6 +198,66 @@ TEST(BudgetedSelectorTest, RejectsMismatchedInputs) {
       std::invalid_argument);
 }
 
+TEST(BudgetedSelectorTest, NeverChoosesFragmentsWhenOtherSentencesExist) {
+  const std::vector<std::string> texts = {
+      "But not this one at all.", "See www.example.com for the manual now.",
+      "I give it five stars!", "The blade stays sharp after a year.",
+      "The handle is comfortable and does not slip."};
+  Eigen::VectorXf w(5);
+  w << 0.3f, 0.3f, 0.3f, 0.05f, 0.05f;  // the fragments weigh most
+  const BudgetedSelector selector({}, Words);
+  std::vector<size_t> indices;
+  for (const Selected& s : selector.Select(texts, w, BagOfWords(texts), ParseBudget("40w"))) {
+    indices.push_back(s.index);
+  }
+  EXPECT_THAT(indices, ::testing::UnorderedElementsAre(3u, 4u));
+
+  SelectorOptions keep;
+  keep.skip_fragments = false;
+  indices.clear();
+  for (const Selected& s :
+       BudgetedSelector(keep, Words).Select(texts, w, BagOfWords(texts), ParseBudget("40w"))) {
+    indices.push_back(s.index);
+  }
+  EXPECT_THAT(indices, ::testing::Contains(0u));
+}
+
+TEST(BudgetedSelectorTest, AScopeOfShortReviewsStillGetsOneSentence) {
+  // Issue 8: every review of the product is two or three characters long.
+  const std::vector<std::string> texts = {"很好", "不错", "音质差", "好评", "太差了"};
+  Eigen::VectorXf w(5);
+  w << 0.4f, 0.3f, 0.1f, 0.1f, 0.1f;
+  const BudgetedSelector selector({}, Words);
+  const auto chosen = selector.Select(texts, w, BagOfWords(texts), ParseBudget("100w"));
+  ASSERT_EQ(chosen.size(), 1u);
+  // Not a fragment (3 characters) beats the heavier "很好"; equal tiers go by weight.
+  EXPECT_EQ(chosen[0].text, "音质差");
+}
+
+TEST(BudgetedSelectorTest, OnlyFragmentsLeftPicksTheHeaviestThatIsNotNoise) {
+  const std::vector<std::string> texts = {"@冠益乳", "很好", "不错"};
+  Eigen::VectorXf w(3);
+  w << 0.8f, 0.1f, 0.2f;
+  const BudgetedSelector selector({}, Words);
+  const auto chosen = selector.Select(texts, w, BagOfWords(texts), ParseBudget("5s"));
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(chosen[0].text, "不错");
+  const std::vector<std::string> noise = {"@冠益乳"};
+  EXPECT_EQ(
+      selector.Select(noise, Eigen::VectorXf::Ones(1), BagOfWords(noise), ParseBudget("5s")).size(),
+      1u);
+}
+
+TEST(BudgetedSelectorTest, TheNeverEmptyFallbackStillRespectsTheBudget) {
+  const std::vector<std::string> texts = {"ok then fine", "so so so"};
+  const BudgetedSelector selector({}, Words);
+  EXPECT_TRUE(selector.Select(texts, Eigen::VectorXf::Ones(2), BagOfWords(texts), ParseBudget("2w"))
+                  .empty());
+  EXPECT_EQ(
+      selector.Select(texts, Eigen::VectorXf::Ones(2), BagOfWords(texts), ParseBudget("3w")).size(),
+      1u);
+}
+
 // Property: whatever the inputs, options and budget, the chosen cost never exceeds the budget,
 // and no sentence is chosen twice.
 TEST(BudgetedSelectorTest, NeverExceedsAnyBudgetRandomised) {
