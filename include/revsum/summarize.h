@@ -70,7 +70,7 @@ struct Summary {
 
 // The word cost used for word budgets: max(WordSegmenter::CountWords, whitespace tokens), so the
 // summary fits both a linguistic word count and an evaluation cut at whitespace tokens.
-// Not thread-safe (one WordSegmenter per call site); pass to BudgetedSelector as a CostFunction.
+// Thread-safe (one WordSegmenter per thread); pass to BudgetedSelector as a CostFunction.
 CostFunction BudgetWordCost();
 
 // The scored and selected sentences of one scope whose sentences are already segmented (for
@@ -78,6 +78,7 @@ CostFunction BudgetWordCost();
 struct ScopeSummary {
   Weights weights;                // row i: texts[i]
   std::vector<Selected> selected;  // in selection order; Selected::index refers to texts
+  Matrix embeddings;               // row i: texts[i] as scored (for points.h; callers may drop it)
 };
 
 // Embeds `texts` (together with the seeds, see the header comment), scores them as `scope` and
