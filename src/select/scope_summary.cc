@@ -24,6 +24,7 @@ ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
   out.weights = scorer.Score(S, scope);
   const BudgetedSelector selector(options.selector, BudgetWordCost(), options.token_cost);
   out.selected = selector.Select(texts, out.weights.final, S, options.budget);
+  out.embeddings = std::move(S);
   return out;
 }
 
