@@ -143,8 +143,8 @@ std::vector<std::u32string> Prepare(const std::vector<std::string>& entries) {
 }  // namespace
 
 struct FragmentRule::Compiled {
-  std::vector<std::u32string> noise, filler, lead, anaphor, subordinate, rating_verb, rating_unit,
-      clause_end, not_clause_end, duration_verb, duration_unit;
+  std::vector<std::u32string> noise, filler, lead, anaphor, subordinate, evaluative, rating_verb,
+      rating_unit, clause_end, not_clause_end, duration_verb, duration_unit;
 };
 
 std::string_view FragmentReasonName(FragmentReason reason) {
@@ -191,6 +191,7 @@ void ParseFragmentLexicon(std::string_view text, std::string_view source,
           {"lead", &lexicon->lead},
           {"anaphor", &lexicon->anaphor},
           {"subordinate", &lexicon->subordinate},
+          {"evaluative", &lexicon->evaluative},
           {"rating_verb", &lexicon->rating_verb},
           {"rating_unit", &lexicon->rating_unit},
           {"clause_end", &lexicon->clause_end},
@@ -233,6 +234,7 @@ FragmentRule::FragmentRule(FragmentLexicon lexicon) : lexicon_(std::move(lexicon
   c->lead = Prepare(lexicon_.lead);
   c->anaphor = Prepare(lexicon_.anaphor);
   c->subordinate = Prepare(lexicon_.subordinate);
+  c->evaluative = Prepare(lexicon_.evaluative);
   c->rating_verb = Prepare(lexicon_.rating_verb);
   c->rating_unit = Prepare(lexicon_.rating_unit);
   c->clause_end = Prepare(lexicon_.clause_end);
@@ -296,10 +298,22 @@ FragmentReason FragmentRule::Classify(std::string_view sentence) const {
 
   // 5. Dependent.
   {
+    // English sentences with a verdict word are exempt from the [lead] and [anaphor] tests.
+    const bool cjk = std::any_of(norm.begin(), norm.end(), [](char32_t ch) { return IsCjk(ch); });
+    bool verdict = false;
+    if (!cjk) {
+      for (size_t w = 0; w < norm.size() && !verdict;) {
+        const std::u32string_view at = std::u32string_view(norm).substr(w);
+        for (const std::u32string& e : c.evaluative)
+          verdict = verdict || at.substr(0, e.size()) == e;
+        const size_t space = norm.find(U' ', w);
+        w = space == std::u32string::npos ? norm.size() : space + 1;
+      }
+    }
     std::u32string_view rest = norm;
-    if (units < 12 && StripPrefix(&rest, c.lead)) return FragmentReason::kDependent;
+    if (units < 12 && !verdict && StripPrefix(&rest, c.lead)) return FragmentReason::kDependent;
     rest = norm;
-    if (units < 7 && StripPrefix(&rest, c.anaphor)) return FragmentReason::kDependent;
+    if (units < 7 && !verdict && StripPrefix(&rest, c.anaphor)) return FragmentReason::kDependent;
     rest = norm;
     const bool comma =
         raw.find(U',') != std::u32string::npos || raw.find(U'\u3001') != std::u32string::npos;
