@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Review dumps with planted opinions at known shares (issue 8: "support is right").
+
+Writes one JSONL dump per language (fields product, id, rating, text). Every product has
+--reviews reviews. Each planted opinion is said, in one of its paraphrases (8 or more different
+wordings each), by exactly round(share * reviews) reviews chosen at random; every review also gets
+1-3 filler sentences drawn from a large template space about unrelated things. The truth is
+written next to each dump as <dump>.truth.json: per product, per opinion, its key, polarity,
+planted support and share.
+
+Ratings (1-5) follow the review's opinions loosely and are sometimes contrary on purpose: a
+review that carries a complaint gets 4 stars in about a quarter of the cases, so a point's
+polarity cannot come from the stars alone. --no-ratings leaves them out.
+
+Usage: gen_planted.py OUT_DIR [--lang en|zh|both] [--products 2] [--reviews 200] [--seed 1]
+                      [--no-ratings]
+Deterministic for a seed. Written for revsum; no third-party text.
+"""
+import argparse
+import json
+import os
+import random
+
+SHARES = [0.40, 0.20, 0.05]
+
+EN_OPINIONS = [
+    ("battery", "complaint", [
+        "The battery dies after only a few hours.",
+        "Battery life is terrible, it drains in half a day.",
+        "It does not hold a charge for long at all.",
+        "The battery runs out way too quickly.",
+        "I have to recharge it several times a day because the battery is so weak.",
+        "Battery barely lasts through the morning.",
+        "The charge is gone by lunchtime every single day.",
+        "Poor battery, it goes flat almost immediately.",
+        "The battery drains ridiculously fast even when idle.",
+        "Sadly the battery life is awful.",
+    ]),
+    ("screen", "praise", [
+        "The screen is bright and beautiful.",
+        "The display is gorgeous and very sharp.",
+        "I love how crisp the screen looks.",
+        "Colors on the display are vivid and stunning.",
+        "The screen quality is excellent.",
+        "Such a clear and bright display.",
+        "The display looks amazing, even in sunlight.",
+        "Great screen with sharp, vibrant colors.",
+        "The picture on this screen is wonderful.",
+    ]),
+    ("service", "complaint", [
+        "Customer service was rude and unhelpful.",
+        "The support staff were impolite and did not help me.",
+        "When I called support they were rude to me.",
+        "Terrible customer service, nobody would help.",
+        "The seller's support team was dismissive and unhelpful.",
+        "Support never answered my emails and was rude on the phone.",
+        "Awful customer support experience.",
+        "The service agent was rude and hung up on me.",
+    ]),
+]
+
+EN_FILLER_SUBJECTS = ["my sister", "my dad", "a coworker", "my neighbor", "my son", "my aunt",
+                      "a friend from school", "my grandmother", "my roommate", "my boss"]
+EN_FILLER_TEMPLATES = [
+    "I bought this as a gift for {s} in {m}.",
+    "It arrived on a {d} in a plain brown box.",
+    "{S} asked me where I got it.",
+    "I mostly use it on the train to {c}.",
+    "We took it along on our trip to {c} in {m}.",
+    "I ordered it after {s} recommended the brand.",
+    "The package was left at the door on {d}.",
+    "I keep it on the shelf next to my {o}.",
+    "This replaced an old {o} I had for years.",
+    "I read a few articles before choosing this model in {m}.",
+]
+EN_SLOTS = {
+    "m": ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"],
+    "d": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    "c": ["Boston", "Denver", "Chicago", "Seattle", "Austin", "Portland", "Atlanta", "Phoenix"],
+    "o": ["lamp", "radio", "bookcase", "plant", "clock", "camera", "printer", "speaker"],
+}
+
+ZH_OPINIONS = [
+    ("battery", "complaint", [
+        "电池太不耐用了，半天就没电。",
+        "电池续航很差，一天要充好几次。",
+        "待机时间很短，电量掉得飞快。",
+        "电池不行，用一会儿就没电了。",
+        "续航太差了，早上充满中午就没电。",
+        "电量掉得特别快，电池很差。",
+        "电池很不耐用，充电很频繁。",
+        "这个电池太差了，根本撑不过一天。",
+        "耗电太快，续航让人失望。",
+    ]),
+    ("screen", "praise", [
+        "屏幕很清晰，颜色也很漂亮。",
+        "显示效果非常好，画面很清晰。",
+        "屏幕色彩鲜艳，看着很舒服。",
+        "屏幕非常漂亮，清晰度很高。",
+        "画面清晰细腻，屏幕很满意。",
+        "屏幕显示很棒，颜色很正。",
+        "这块屏幕真不错，很清晰。",
+        "屏幕亮度高，显示很清晰漂亮。",
+    ]),
+    ("service", "complaint", [
+        "客服态度很差，问什么都不理。",
+        "客服服务太差了，一点都不耐心。",
+        "联系客服没人回复，服务很差。",
+        "客服态度恶劣，让人很生气。",
+        "售后客服很不负责，态度差。",
+        "客服回答敷衍，服务态度太差。",
+        "找客服处理问题，态度非常差。",
+        "客服的服务让人失望，不理人。",
+    ]),
+]
+
+ZH_FILLER_TEMPLATES = [
+    "这是{m}买给{s}的礼物。",
+    "{d}收到的，包装是普通纸箱。",
+    "{s}问我在哪里买的。",
+    "平时主要在去{c}的路上用。",
+    "{m}去{c}旅游的时候带着。",
+    "是{s}推荐这个牌子我才买的。",
+    "快递{d}放在门口了。",
+    "放在{o}旁边的架子上。",
+    "用它换掉了家里用了很多年的旧{o}。",
+    "{m}的时候看了一些介绍才选的这款。",
+]
+ZH_SLOTS = {
+    "m": ["一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月",
+          "十一月", "十二月"],
+    "d": ["周一", "周二", "周三", "周四", "周五", "周六", "周日"],
+    "c": ["北京", "上海", "广州", "深圳", "成都", "杭州", "武汉", "西安"],
+    "o": ["台灯", "收音机", "书柜", "花盆", "闹钟", "相机", "打印机", "音箱"],
+    "s": ["我妹妹", "我爸爸", "同事", "邻居", "我儿子", "我阿姨", "老同学", "奶奶", "室友", "老板"],
+}
+
+
+def filler(rng, lang):
+    if lang == "en":
+        t = rng.choice(EN_FILLER_TEMPLATES)
+        s = rng.choice(EN_FILLER_SUBJECTS)
+        vals = {k: rng.choice(v) for k, v in EN_SLOTS.items()}
+        return t.format(s=s, S=s[0].upper() + s[1:], **vals)
+    t = rng.choice(ZH_FILLER_TEMPLATES)
+    return t.format(**{k: rng.choice(v) for k, v in ZH_SLOTS.items()})
+
+
+def rating_for(rng, polarities):
+    if "complaint" in polarities:
+        return 4 if rng.random() < 0.25 else rng.choice([1, 2, 2, 3])
+    if "praise" in polarities:
+        return rng.choice([4, 5, 5])
+    return rng.choice([3, 4, 5])
+
+
+def write_dump(out_dir, lang, products, reviews, seed, ratings):
+    rng = random.Random(f"{seed}-{lang}")
+    opinions = EN_OPINIONS if lang == "en" else ZH_OPINIONS
+    path = os.path.join(out_dir, f"planted_{lang}.jsonl")
+    truth = {}
+    with open(path, "w", encoding="utf-8") as out:
+        for p in range(products):
+            product = f"{lang}-product-{p + 1}"
+            said = [[] for _ in range(reviews)]
+            truth[product] = {"reviews": reviews, "opinions": []}
+            for (key, polarity, phrasings), share in zip(opinions, SHARES):
+                k = round(share * reviews)
+                for r in rng.sample(range(reviews), k):
+                    said[r].append((key, polarity, rng.choice(phrasings)))
+                truth[product]["opinions"].append(
+                    {"key": key, "polarity": polarity, "support": k, "share": k / reviews,
+                     "paraphrases": phrasings})
+            for r in range(reviews):
+                parts = [filler(rng, lang) for _ in range(rng.randint(1, 3))]
+                for _, _, sentence in said[r]:
+                    parts.insert(rng.randint(0, len(parts)), sentence)
+                sep = " " if lang == "en" else ""
+                record = {"product": product, "id": f"{product}-r{r + 1}",
+                          "text": sep.join(parts)}
+                if ratings:
+                    record["rating"] = rating_for(rng, [pol for _, pol, _ in said[r]])
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    with open(path + ".truth.json", "w", encoding="utf-8") as out:
+        json.dump(truth, out, ensure_ascii=False, indent=1)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--lang", choices=["en", "zh", "both"], default="both")
+    ap.add_argument("--products", type=int, default=2)
+    ap.add_argument("--reviews", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-ratings", action="store_true")
+    a = ap.parse_args()
+    if a.products < 1 or a.reviews < 20:
+        ap.error("--products must be >= 1 and --reviews >= 20")
+    os.makedirs(a.out_dir, exist_ok=True)
+    for lang in (["en", "zh"] if a.lang == "both" else [a.lang]):
+        print(write_dump(a.out_dir, lang, a.products, a.reviews, a.seed, not a.no_ratings))
+
+
+if __name__ == "__main__":
+    main()
