@@ -24,6 +24,9 @@ constexpr std::u32string_view kAbbreviations[] = {
     U"approx", U"fig", U"inc", U"ltd", U"co",   U"dept", U"est", U"min", U"max", U"incl", U"eg",
     U"ie",     U"lb",  U"lbs", U"oz",  U"ft",   U"pcs",  U"hrs", U"yrs", U"qty"};
 
+// "vs." never ends a sentence when something follows it.
+constexpr std::u32string_view kVersus[] = {U"vs"};
+
 // Top-level domains and file suffixes: "amazon.com" is not "amazon. com".
 constexpr std::u32string_view kDomainSuffixes[] = {
     U"com", U"net", U"org", U"edu",  U"gov", U"io",   U"co",  U"uk",  U"us", U"de", U"fr", U"jp",
@@ -246,7 +249,9 @@ class LineSplitter {
         const std::u32string_view word = AsciiTail(WordBefore(p - 1));
         static constexpr std::u32string_view kTitles[] = {U"mr", U"mrs", U"ms", U"dr", U"prof",
                                                           U"sr", U"jr",  U"st", U"mt", U"vs"};
-        if (InList(kTitles, word) && IsLetter(t_[pos])) (*is_break)[pos - begin_] = 0;
+        // "vs." compares with whatever follows: "boots vs. $ 125. 00 for junk".
+        const bool versus = InList(kVersus, word) && t_[pos] != ' ';
+        if ((InList(kTitles, word) && IsLetter(t_[pos])) || versus) (*is_break)[pos - begin_] = 0;
       }
     }
   }

@@ -182,6 +182,8 @@ TEST(SentenceSegmenter, DoesNotSplitATokenisedScreenSize) {
   EXPECT_THAT(Split("I have a 15. 4'' screen."), ElementsAre("I have a 15. 4'' screen."));
   EXPECT_THAT(Split("My old one was 17. 3 inch wide."),
               ElementsAre("My old one was 17. 3 inch wide."));
+  EXPECT_THAT(Split("I'd pay $ 200. 00 for quality boots vs. $ 125. 00 for junk.."),
+              ElementsAre("I'd pay $ 200. 00 for quality boots vs. $ 125. 00 for junk.."));
   // Still split: a sentence ending in a number, then one starting with a number.
   EXPECT_THAT(Split("I gave it a 5. 4 Stars would be fair."),
               ElementsAre("I gave it a 5.", "4 Stars would be fair."));
