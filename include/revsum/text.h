@@ -101,6 +101,7 @@ struct SegmentOptions {
 //   - a title or initialism glued to CJK text is not a sentence end when a Latin letter follows
 //     directly: "行李员MR.KEN很热情" (the ASCII tail "MR" is looked up, or any upper-case run of at
 //     most 3 letters before '.' + upper-case letter);
+//   - "vs." does not end a sentence, whatever follows ("boots vs. $ 125. 00");
 //   - a number, '.', a space, 1-2 digits and an inch mark ('', ", ″, ”, "inch") is one size, not a
 //     sentence end: "I have a 15. 4 '' screen";
 //   - no break inside a URL or e-mail address ("https://x.org/a?b=c");

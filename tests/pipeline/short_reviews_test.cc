@@ -1,0 +1,82 @@
+// Issue 8, "never empty" and "no fragments", through the pipeline library on a real store: a
+// product whose every review is two or three characters long still gets a summary, and a
+// product with real sentences never gets its fragments.
+#include <sqlite3.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "revsum/ingest.h"
+#include "revsum/run.h"
+#include "support/temp_dir.h"
+
+namespace revsum {
+namespace {
+
+using testing::TempDir;
+
+// The product summaries of the store's latest run, subject -> text.
+std::vector<std::pair<std::string, std::string>> ProductSummaries(ReviewStore& store) {
+  std::vector<std::pair<std::string, std::string>> out;
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(store.handle(),
+                               "SELECT subject, text FROM summaries WHERE scope = 'product' "
+                               "ORDER BY subject",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)),
+                     reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+std::unique_ptr<ReviewStore> Ingest(const TempDir& dir, const std::string& csv) {
+  std::ofstream(dir / "dump.csv") << csv;
+  auto store = ReviewStore::Open(dir / "store.db");
+  IngestOptions ingest;
+  ingest.read.fields.product = "cat";
+  IngestFile(*store, dir / "dump.csv", ingest);
+  return store;
+}
+
+TEST(ShortReviewsTest, AProductWhoseReviewsAreAllTwoCharactersLongGetsASummary) {
+  TempDir dir;
+  auto store =
+      Ingest(dir, "cat,review\n耳机,很好\n耳机,不错\n耳机,音质差\n耳机,好评\n耳机,太差了\n");
+  SummarizeStore(*store, RunOptions{});
+  const auto summaries = ProductSummaries(*store);
+  ASSERT_EQ(summaries.size(), 1u);
+  EXPECT_EQ(summaries[0].first, "耳机");
+  EXPECT_THAT(summaries[0].second, ::testing::AnyOf("音质差", "太差了"))
+      << "a sentence that is not a fragment is preferred to the heavier '很好'";
+}
+
+TEST(ShortReviewsTest, FragmentsAreNotChosenWhenTheProductHasRealSentences) {
+  TempDir dir;
+  auto store = Ingest(dir,
+                      "cat,review\n"
+                      "酒店,住了两天.房间很干净,早餐种类丰富。\n"
+                      "酒店,办入住手续时。前台服务热情周到。\n"
+                      "酒店,所以打1分。隔音效果很差,晚上很吵。\n"
+                      "酒店,我相信会的。房间很干净,位置也方便。\n"
+                      "酒店,其次,书的内容。早餐种类丰富,味道不错。\n"
+                      "酒店,我在:http:t.cn/zjKqa2U 前台服务热情。\n");
+  SummarizeStore(*store, RunOptions{});
+  const auto summaries = ProductSummaries(*store);
+  ASSERT_EQ(summaries.size(), 1u);
+  const std::string& text = summaries[0].second;
+  EXPECT_FALSE(text.empty());
+  for (const char* fragment :
+       {"住了两天", "办入住手续时", "所以打1分", "我相信会的", "其次", "http", "t.cn"}) {
+    EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr(fragment))) << text;
+  }
+}
+
+}  // namespace
+}  // namespace revsum
