@@ -44,6 +44,7 @@ TEST(FragmentRule, BareInterjectionsAndFillers) {
   EXPECT_EQ(Why("Thank you!!!"), "too_short");
   EXPECT_EQ(Why("What can I say..."), "filler");
   EXPECT_EQ(Why("我也是醉了"), "filler");
+  EXPECT_EQ(Why("先好评吧!"), "filler");
 }
 
 TEST(FragmentRule, BareRatings) {
