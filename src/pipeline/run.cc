@@ -17,8 +17,10 @@
 
 #include "bounded_queue.h"
 #include "revsum/combined.h"
+#include "revsum/fragment.h"
 #include "revsum/hash.h"
 #include "revsum/lexical.h"
+#include "revsum/points.h"
 #include "revsum/text.h"
 
 namespace revsum {
@@ -154,16 +156,42 @@ namespace {
 
 // Collects the run's results and writes them; the run row is created with the head names of the
 // first scored scope (product scopes have every head, so they fix the layout).
+// A scope's summary as stored (all but run_id): the kept sentences joined, sizes in the budget's
+// unit, and tokens when `tokens` is set. `source_text` is the scope's review texts, one per line:
+// what token savings are measured on. Runs in the workers (thread-safe).
+StoredSummary MakeSummary(const std::string& scope, const std::string& subject,
+                          const std::vector<int64_t>& sentence_ids,
+                          const std::vector<std::string>& texts, std::string_view source_text,
+                          const ScopeSummary& result, const CostFunction& cost,
+                          const std::string& unit, const std::string& embedder,
+                          const TokenCounter* tokens) {
+  StoredSummary summary;
+  summary.scope = scope;
+  summary.subject = subject;
+  summary.unit = unit;
+  summary.embedder = embedder;
+  for (const std::string& t : texts) summary.units_in += static_cast<int64_t>(cost(t));
+  for (const Selected& s : result.selected) {
+    if (!summary.text.empty()) summary.text += ' ';
+    summary.text += s.text;
+    summary.sentence_ids.push_back(sentence_ids[s.index]);
+    summary.units_out += static_cast<int64_t>(s.cost);
+  }
+  if (tokens) {
+    summary.tokenizer = std::string(EncodingName(tokens->encoding()));
+    summary.tokens_in = static_cast<int64_t>(tokens->Count(source_text));
+    summary.tokens_out = static_cast<int64_t>(tokens->Count(summary.text));
+  }
+  return summary;
+}
+
 class RunWriter {
  public:
-  // `tokens` (may be null) counts the LLM tokens of each summary and its input.
   // `heads` is the layout of the rows already stored when `keep_results` (an incremental run);
   // new heads are appended to it.
-  RunWriter(ReviewStore& store, RunInfo info, const TokenCounter* tokens,
-            std::vector<std::string> heads, bool keep_results)
+  RunWriter(ReviewStore& store, RunInfo info, std::vector<std::string> heads, bool keep_results)
       : store_(store),
         info_(std::move(info)),
-        tokens_(tokens),
         heads_(std::move(heads)),
         keep_results_(keep_results) {}
 
@@ -171,19 +199,25 @@ class RunWriter {
   void DeleteProduct(const std::string& product) {
     Start({});
     store_.DeleteProductResults(*run_id_, product);
+    store_.DeleteProductPoints(*run_id_, product);
   }
 
-  // `source_text` is the scope's review texts, one per line: what token savings are measured on.
-  void Write(const std::string& scope, const std::string& subject,
-             const std::vector<int64_t>& sentence_ids, const std::vector<std::string>& texts,
-             std::string_view source_text, const ScopeSummary& result, const CostFunction& cost,
-             const std::string& unit, const std::string& embedder) {
-    Start(result.weights.head_names);
+  // Writes the points of one product (points.h) after its scores.
+  void WritePoints(const std::string& product, const std::vector<StoredPoint>& points) {
+    Start({});
+    store_.AddPoints(*run_id_, product, points);
+  }
+
+  // Writes one scope's scores (per-head weights laid out in the run's head order) and its summary
+  // (made by MakeSummary; run_id is set here).
+  void Write(const std::vector<int64_t>& sentence_ids, const Weights& weights,
+             StoredSummary summary) {
+    Start(weights.head_names);
     // Heads a scope has that earlier scopes lacked (consensus needs >= 2 sentences; seed sets
     // differ by language) are appended to the run's layout; earlier rows keep their prefix.
-    std::vector<size_t> column(result.weights.head_names.size());
+    std::vector<size_t> column(weights.head_names.size());
     for (size_t h = 0; h < column.size(); ++h) {
-      const std::string& name = result.weights.head_names[h];
+      const std::string& name = weights.head_names[h];
       auto at = std::find(heads_.begin(), heads_.end(), name);
       if (at == heads_.end()) {
         heads_.push_back(name);
@@ -196,32 +230,14 @@ class RunWriter {
     for (size_t i = 0; i < sentence_ids.size(); ++i) {
       const auto row = static_cast<Eigen::Index>(i);
       rows[i].sentence_id = sentence_ids[i];
-      rows[i].weight = result.weights.final(row);
+      rows[i].weight = weights.final(row);
       rows[i].head_weights.assign(heads_.size(), 0.0f);
       for (size_t h = 0; h < column.size(); ++h) {
-        rows[i].head_weights[column[h]] =
-            result.weights.per_head(row, static_cast<Eigen::Index>(h));
+        rows[i].head_weights[column[h]] = weights.per_head(row, static_cast<Eigen::Index>(h));
       }
     }
-    store_.AddScores(*run_id_, scope, rows);
-    StoredSummary summary;
+    store_.AddScores(*run_id_, summary.scope, rows);
     summary.run_id = *run_id_;
-    summary.scope = scope;
-    summary.subject = subject;
-    summary.unit = unit;
-    summary.embedder = embedder;
-    for (const std::string& t : texts) summary.units_in += static_cast<int64_t>(cost(t));
-    for (const Selected& s : result.selected) {
-      if (!summary.text.empty()) summary.text += ' ';
-      summary.text += s.text;
-      summary.sentence_ids.push_back(sentence_ids[s.index]);
-      summary.units_out += static_cast<int64_t>(s.cost);
-    }
-    if (tokens_) {
-      summary.tokenizer = std::string(EncodingName(tokens_->encoding()));
-      summary.tokens_in = static_cast<int64_t>(tokens_->Count(source_text));
-      summary.tokens_out = static_cast<int64_t>(tokens_->Count(summary.text));
-    }
     store_.AddSummary(summary);
   }
 
@@ -238,11 +254,11 @@ class RunWriter {
     if (run_id_) return;
     if (heads_.empty()) heads_ = first_heads;
     run_id_ = store_.BeginRun(info_, heads_, keep_results_);
+    if (!keep_results_) store_.DeleteRunPoints(*run_id_);
   }
 
   ReviewStore& store_;
   RunInfo info_;
-  const TokenCounter* tokens_;
   std::optional<int64_t> run_id_;
   std::vector<std::string> heads_;
   bool keep_results_;
@@ -273,13 +289,56 @@ struct ProductJob {
 
 // One scope's result, ready to write.
 struct ScopeResult {
-  std::string scope, subject;
   std::vector<int64_t> sentence_ids;
-  std::vector<std::string> texts;
-  std::string source_text;
-  ScopeSummary summary;
-  std::string embedder;
+  Weights weights;
+  StoredSummary summary;  // all but run_id
+  size_t sentences = 0;
+  std::vector<StoredPoint> points;  // product scope only (points.h)
 };
+
+// The points of a product scope (points.h) as stored: `reviews` in scope order, `texts` and `ids`
+// their sentences in order. Clusters on the USE-lite half of a combined embedding (the half that
+// matches paraphrases).
+std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
+                                       const std::vector<std::string>& texts,
+                                       const std::vector<int64_t>& ids, const ScopeSummary& result,
+                                       const std::string& embedder_name,
+                                       const PolarityLexicon& lexicon, const RatingScale& scale) {
+  PointsInput in;
+  in.texts = &texts;
+  in.review_count = reviews.size();
+  in.scale = scale;
+  in.embeddings = &result.embeddings;
+  in.weights = &result.weights;
+  std::vector<int64_t> review_ids;
+  for (size_t r = 0; r < reviews.size(); ++r) {
+    in.ratings.push_back(reviews[r].rating);
+    review_ids.push_back(reviews[r].id);
+    in.review_of.insert(in.review_of.end(), reviews[r].sentences.size(), r);
+  }
+  PointsOptions options;
+  if (embedder_name == "combined") options.cluster_columns = kUseLiteDim;
+  const std::shared_ptr<const FragmentRule> fragments = DefaultFragmentRule();
+  options.is_fragment = [&fragments](std::string_view t) { return fragments->IsFragment(t); };
+  std::vector<StoredPoint> out;
+  for (const Point& p : ComputePoints(in, lexicon, options)) {
+    StoredPoint s;
+    s.idx = static_cast<int64_t>(out.size());
+    s.text = p.text;
+    s.sentence_id = ids[p.representative];
+    s.review_id = review_ids[in.review_of[p.representative]];
+    s.polarity = std::string(PolarityName(p.polarity));
+    s.support = static_cast<int64_t>(p.support);
+    s.share = p.share;
+    s.aspect = p.aspect;
+    s.weight = p.weight;
+    for (const PointMember& m : p.members) {
+      s.members.push_back({ids[m.index], review_ids[in.review_of[m.index]], m.similarity});
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
 
 struct ProductResult {
   size_t seq = 0;
@@ -310,6 +369,12 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   }
   // Seeds by the scope's language: CJK scopes take cjk_seeds_path (when set).
   const SeedSet seeds = summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
+  // Points (points.h): polarity word lists, and the rating scale of the whole store.
+  const PolarityLexicon lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+  RatingScale scale;
+  if (const auto range = store.Ratings()) {
+    scale = DetectRatingScale(range->min, range->max, range->labels_only);
+  }
   const SeedSet cjk_seeds =
       options.cjk_seeds_path.empty() ? seeds : LoadSeeds(options.cjk_seeds_path);
   auto seeds_for = [&](const std::vector<std::string>& texts) -> const SeedSet& {
@@ -377,7 +442,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   }
   const std::vector<std::string> previous_heads =
       incremental ? store.RunHeadNames(previous->id) : std::vector<std::string>{};
-  RunWriter writer(store, info, tokens.get(), previous_heads, incremental);
+  RunWriter writer(store, info, previous_heads, incremental);
 
   // Products in parallel: this thread reads each product's reviews and writes results in product
   // order (so the store is the same whatever the thread count); workers embed, score and select.
@@ -404,27 +469,38 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   auto work = [&] {
     try {
       EmbedderPool pool(options.embedder, use_lite);
+      const CostFunction worker_cost = unit == "words" ? BudgetWordCost() : cost;
       while (auto job = jobs.Pop()) {
         ProductResult out;
         out.seq = job->seq;
-        auto add = [&](std::string scope, std::string subject, const StoredReview* only) {
-          ScopeResult r;
-          r.scope = std::move(scope);
-          r.subject = std::move(subject);
+        auto add = [&](const std::string& scope, const std::string& subject,
+                       const StoredReview* only) {
+          std::vector<std::string> texts;
+          std::vector<int64_t> ids;
+          std::string source_text;
           for (const StoredReview& review : job->reviews) {
             if (only && &review != only) continue;
             for (const StoredSentence& s : review.sentences) {
-              r.texts.push_back(s.text);
-              r.sentence_ids.push_back(s.id);
+              texts.push_back(s.text);
+              ids.push_back(s.id);
             }
-            (r.source_text += review.text) += only ? "" : "\n";
+            (source_text += review.text) += only ? "" : "\n";
           }
-          if (r.texts.empty()) return;
-          Embedder& embedder = pool.For(r.texts);
-          r.summary =
-              SummarizeScope(r.texts, r.scope == "product" ? Scope::kProduct : Scope::kReview,
-                             summarize, seeds_for(r.texts), embedder);
-          r.embedder = embedder.name();
+          if (texts.empty()) return;
+          Embedder& embedder = pool.For(texts);
+          ScopeSummary result =
+              SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview,
+                             summarize, seeds_for(texts), embedder);
+          ScopeResult r;
+          r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,
+                                  unit, embedder.name(), tokens.get());
+          if (scope == "product") {
+            r.points =
+                ProductPoints(job->reviews, texts, ids, result, embedder.name(), lexicon, scale);
+          }
+          r.sentence_ids = std::move(ids);
+          r.weights = std::move(result.weights);
+          r.sentences = texts.size();
           out.scopes.push_back(std::move(r));
         };
         if (job->product_scope) add("product", job->product, nullptr);
@@ -460,11 +536,12 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     for (auto it = pending.find(next_write); it != pending.end(); it = pending.find(next_write)) {
       const size_t p = todo[it->first];
       if (incremental) writer.DeleteProduct(products[p]);
-      for (const ScopeResult& r : it->second.scopes) {
-        writer.Write(r.scope, r.subject, r.sentence_ids, r.texts, r.source_text, r.summary, cost,
-                     unit, r.embedder);
-        ++(r.scope == "product" ? report.product_summaries : report.review_summaries);
-        report.sentences_scored += r.texts.size();
+      for (ScopeResult& r : it->second.scopes) {
+        ++(r.summary.scope == "product" ? report.product_summaries : report.review_summaries);
+        report.sentences_scored += r.sentences;
+        const std::string subject = r.summary.subject;
+        writer.Write(r.sentence_ids, r.weights, std::move(r.summary));
+        if (!r.points.empty()) writer.WritePoints(subject, r.points);
       }
       ++report.products_rescored;
       pending.erase(it);
