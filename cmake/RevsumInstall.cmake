@@ -28,7 +28,8 @@ install(FILES "${CMAKE_SOURCE_DIR}/models/use-lite.manifest"
         DESTINATION "${REVSUM_DATA_DIR}" PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
         COMPONENT runtime)
 # FILE_PERMISSIONS: the fetch scripts leave some model files unreadable to other users.
-install(DIRECTORY "${CMAKE_SOURCE_DIR}/models/seeds" "${CMAKE_SOURCE_DIR}/models/use-lite"
+install(DIRECTORY "${CMAKE_SOURCE_DIR}/models/seeds" "${CMAKE_SOURCE_DIR}/models/fragments"
+                  "${CMAKE_SOURCE_DIR}/models/use-lite"
                   "${CMAKE_SOURCE_DIR}/models/tiktoken"
         DESTINATION "${REVSUM_DATA_DIR}" OPTIONAL
         FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
