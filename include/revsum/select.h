@@ -102,7 +102,9 @@ struct SelectorOptions {
   bool fill_budget = false;
 
   // Fragments (revsum/fragment.h) are not candidates; they are chosen only when the scope has
-  // nothing else (step 5). Measured with bench/fragments.sh (README "Quality").
+  // nothing else (step 5). bench/fragments.sh measured, on the zh shopping dump's ten categories,
+  // 7.1% -> 0% of summary sentences that the rule calls fragments (English dev: 2.8% -> 0%),
+  // with dev ROUGE-1 within +-0.45 of skip_fragments = false on each set.
   bool skip_fragments = true;
 
   // The rule for skip_fragments; null means DefaultFragmentRule().
