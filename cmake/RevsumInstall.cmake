@@ -29,6 +29,7 @@ install(FILES "${CMAKE_SOURCE_DIR}/models/use-lite.manifest"
         COMPONENT runtime)
 # FILE_PERMISSIONS: the fetch scripts leave some model files unreadable to other users.
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/models/seeds" "${CMAKE_SOURCE_DIR}/models/fragments"
+                  "${CMAKE_SOURCE_DIR}/models/polarity"
                   "${CMAKE_SOURCE_DIR}/models/use-lite"
                   "${CMAKE_SOURCE_DIR}/models/tiktoken"
         DESTINATION "${REVSUM_DATA_DIR}" OPTIONAL

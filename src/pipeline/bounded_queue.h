@@ -33,6 +33,15 @@ class BoundedQueue {
     not_full_.notify_one();
     return item;
   }
+  // The first item if one is queued, without waiting.
+  std::optional<T> TryPop() {
+    std::lock_guard lock(mu_);
+    if (items_.empty()) return std::nullopt;
+    T item = std::move(items_.front());
+    items_.pop_front();
+    not_full_.notify_one();
+    return item;
+  }
   // No more pushes; Pop() drains what is queued, then returns nullopt.
   void Close() {
     std::lock_guard lock(mu_);

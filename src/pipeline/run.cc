@@ -2,6 +2,7 @@
 #include "revsum/json.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "revsum/fragment.h"
 #include "revsum/hash.h"
 #include "revsum/lexical.h"
+#include "revsum/models.h"
 #include "revsum/points.h"
 #include "revsum/text.h"
 
@@ -118,15 +120,24 @@ std::string EmbedderPool::ModelHash() {
 namespace {
 // Names a seed file in a run key by its file name and a hash of its content, never by its path:
 // the same seeds give the same key on every machine and install prefix.
-std::string SeedsKey(const std::string& path) {
-  if (path.empty()) return "none";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the seed sentences");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const uint64_t h = Fnv1a64(bytes);
+// The same for a data folder of word lists (fragments, polarity): "en.txt,zh.txt@<hash>".
+std::string DataFilesKey(const std::vector<std::string>& paths) {
+  std::string names;
+  uint64_t h = kFnv1a64Offset;
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot read this data file; run scripts/setup");
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    h = Fnv1a64(bytes, Fnv1a64(std::string_view("\0", 1), h));
+    names += (names.empty() ? "" : ",") + std::filesystem::path(path).filename().string();
+  }
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return std::filesystem::path(path).filename().string() + "@" + hex;
+  return names + "@" + hex;
+}
+
+std::string SeedsKey(const std::string& path) {
+  return path.empty() ? "none" : DataFilesKey({path});
 }
 }  // namespace
 
@@ -145,7 +156,11 @@ std::string RunKey(const RunOptions& o) {
       << ";exact=" << sc.max_exact_consensus << ";lambda=" << se.lambda
       << ";dup=" << se.duplicate_threshold << ";alpha=" << se.cost_exponent
       << ";min_words=" << se.min_words << ";max_share=" << se.max_budget_share
-      << ";min_max=" << se.min_max_words << ";fill=" << se.fill_budget << ";products=";
+      << ";min_max=" << se.min_max_words << ";fill=" << se.fill_budget << ";fragments="
+      << (se.skip_fragments ? DataFilesKey({(ModelsDir() / "fragments" / "en.txt").string(),
+                                            (ModelsDir() / "fragments" / "zh.txt").string()})
+                            : std::string("kept"))
+      << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths()) << ";products=";
   std::vector<std::string> products = o.products;
   std::sort(products.begin(), products.end());
   for (const std::string& p : products) key << p << '\x1f';
@@ -527,9 +542,28 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
 
   std::map<size_t, ProductResult> pending;
   size_t next_write = 0, in_flight = 0;
+  // Writes are committed at most every kCommitEvery and always before this thread waits for a
+  // worker: the write lock is never held while products are being scored, so a concurrent ingest
+  // waits at most about kCommitEvery, not the length of the run (one commit per product would
+  // write the same B-tree pages to the WAL again for every small product).
+  constexpr auto kCommitEvery = std::chrono::milliseconds(100);
+  auto last_commit = std::chrono::steady_clock::now();
+  size_t reported = 0;
+  auto commit = [&] {
+    store.Flush();
+    last_commit = std::chrono::steady_clock::now();
+    if (options.progress && reported != next_write) {
+      reported = next_write;
+      options.progress(report.products_reused + next_write, products.size());
+    }
+  };
   auto write_ready = [&](bool wait) {
     if (wait) {
-      auto r = results.Pop();
+      std::optional<ProductResult> r = results.TryPop();
+      if (!r) {
+        commit();
+        r = results.Pop();
+      }
       if (!r) return false;
       pending.emplace(r->seq, std::move(*r));
     }
@@ -547,10 +581,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       pending.erase(it);
       ++next_write;
       --in_flight;
-      // Commit each product: the write lock is never held while products are being scored, so a
-      // concurrent ingest waits milliseconds, not the length of the run.
-      store.Flush();
-      if (options.progress) options.progress(report.products_reused + next_write, products.size());
+      if (std::chrono::steady_clock::now() - last_commit > kCommitEvery) commit();
     }
     return true;
   };
@@ -579,6 +610,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     jobs.Close();
     while (in_flight > 0 && write_ready(true)) {
     }
+    commit();
   } catch (...) {
     fail(std::current_exception());
   }
