@@ -50,6 +50,14 @@ void Put(gzFile out, std::string_view bytes) {
             static_cast<int>(bytes.size()));
 }
 
+// AddressSanitizer keeps freed blocks in a quarantine (256 MB by default) before reusing them, so
+// under it RSS grows by what was freed too; the reader's own bound is checked in the release build.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr uint64_t kRssGrowthBound = 600ull << 20;
+#else
+constexpr uint64_t kRssGrowthBound = 200ull << 20;
+#endif
+
 void ExpectEveryRecordRejectedInBoundedMemory(const std::string& path, int records,
                                               const ReadOptions& options) {
   const uint64_t peak_before = PeakRss();
@@ -69,8 +77,8 @@ void ExpectEveryRecordRejectedInBoundedMemory(const std::string& path, int recor
   }
   EXPECT_EQ(rejects, records);
   EXPECT_EQ(reviews, 1);  // the short last record
-  EXPECT_LT(rss_max - rss_before, 200u << 20);
-  EXPECT_LT(PeakRss() - peak_before, 200u << 20);
+  EXPECT_LT(rss_max - rss_before, kRssGrowthBound);
+  EXPECT_LT(PeakRss() - peak_before, kRssGrowthBound);
 }
 
 TEST(Memory, OversizedJsonLinesInGzipAreRejectedInBoundedMemory) {
