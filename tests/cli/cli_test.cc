@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include "revsum/tokens.h"
+#include "support/query_db.h"
 #include "support/run_revsum.h"
 
 namespace revsum {
@@ -26,14 +27,7 @@ const std::string kCleanSamples = kSamples + "/en_reviews.jsonl " + kSamples +
 
 // Runs one SQL query returning a single integer.
 int64_t QueryInt(const std::string& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-  int64_t value = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return value;
+  return testing::QueryOne<int64_t>(db_path, sql, -1);
 }
 
 class CliTest : public ::testing::Test {

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "support/query_db.h"
 #include "support/run_revsum.h"
 
 namespace revsum {
@@ -58,14 +59,7 @@ TempDir* OutputCliTest::dir_ = nullptr;
 std::string* OutputCliTest::db_ = nullptr;
 
 double QueryDouble(const std::string& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-  double value = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : -1;
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return value;
+  return testing::QueryOne<double>(db_path, sql, -1);
 }
 
 std::vector<std::string> Lines(const std::string& text) {
