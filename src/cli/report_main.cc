@@ -1,0 +1,83 @@
+// revsum report --db PATH [--product ID...] [--run N] -o report.html: the report page
+// (include/revsum/report.h), one self-contained HTML file.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "command.h"
+#include "common.h"
+#include "revsum/escape.h"
+#include "revsum/report.h"
+
+namespace revsum::cli {
+namespace {
+
+struct ReportArgs {
+  std::string db, output;
+  std::vector<std::string> products;
+  int64_t run = 0;
+  size_t max_products = ReportOptions{}.max_products;
+  bool quiet = false;
+};
+
+Runner Setup(CLI::App& sub) {
+  auto args = std::make_shared<ReportArgs>();
+  AddExistingDbOption(sub, &args->db);
+  sub.add_option("-o,--output", args->output, "the HTML file to write ('-' = standard output)")
+      ->required();
+  sub.add_option("--product", args->products, "only these products, in this order (repeatable)");
+  sub.add_option("--run", args->run,
+                 "show this run's points and scores (default: per product its latest points)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--max-products", args->max_products,
+                 "without --product: the products with most reviews, at most this many")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub.add_flag("-q,--quiet", args->quiet, "no closing line on stderr");
+  return [args] {
+    StoreOptions store_options;
+    store_options.read_only = true;
+    auto store = ReviewStore::Open(args->db, store_options);
+    ReportOptions options;
+    options.products = args->products;
+    if (args->run > 0) options.run_id = args->run;
+    options.max_products = args->max_products;
+    options.store_label = std::filesystem::path(args->db).filename().string();
+    ReportSummary summary;
+    if (args->output == "-") {
+      summary = WriteReport(*store, options, std::cout);
+    } else {
+      // Written beside the target and renamed: a failure never leaves half a page.
+      const std::string partial = args->output + ".partial";
+      {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error("report: cannot write " + partial);
+        try {
+          summary = WriteReport(*store, options, out);
+          out.close();
+          if (!out) throw std::runtime_error("report: writing " + partial + " failed");
+        } catch (...) {
+          std::remove(partial.c_str());
+          throw;
+        }
+      }
+      std::filesystem::rename(partial, args->output);
+    }
+    if (!args->quiet) {
+      std::cerr << "report: " << TerminalSafe(args->output) << ": " << summary.products
+                << " products";
+      if (summary.products_omitted) std::cerr << " (" << summary.products_omitted << " left out)";
+      std::cerr << ", " << summary.points << " points, " << summary.evidence
+                << " evidence sentences, " << summary.attention_reviews << " reviews sampled, "
+                << Thousands(summary.bytes) << " bytes\n";
+    }
+    return kExitOk;
+  };
+}
+
+REVSUM_COMMAND("report", "Write the report page: points, evidence and attention as one HTML file",
+               Setup);
+
+}  // namespace
+}  // namespace revsum::cli

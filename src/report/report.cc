@@ -1,0 +1,709 @@
+// The report page (include/revsum/report.h): reads the store with plain SQL on its handle and the
+// store's score API, and writes one HTML file. The page's CSS and script are in page_assets.cc.
+#include "revsum/report.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "page_assets.h"
+#include "revsum/escape.h"
+#include "revsum/json.h"
+
+namespace revsum {
+namespace {
+
+// A prepared statement on the store's handle (read-only queries of this module).
+class Query {
+ public:
+  Query(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) Fail("prepare");
+  }
+  ~Query() { sqlite3_finalize(stmt_); }
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  Query& Bind(int i, int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Query& Bind(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  // True while a row is available; resets itself when done.
+  bool Step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    sqlite3_reset(stmt_);
+    if (rc != SQLITE_DONE) Fail("step");
+    return false;
+  }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  int64_t Int(int c) const { return sqlite3_column_int64(stmt_, c); }
+  double Double(int c) const { return sqlite3_column_double(stmt_, c); }
+  bool IsNull(int c) const { return sqlite3_column_type(stmt_, c) == SQLITE_NULL; }
+  std::optional<double> MaybeDouble(int c) const {
+    return IsNull(c) ? std::nullopt : std::optional<double>(Double(c));
+  }
+  std::string Text(int c) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, c));
+    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, c))) : "";
+  }
+
+ private:
+  [[noreturn]] void Fail(const char* what) {
+    const char* file = sqlite3_db_filename(db_, "main");
+    throw StoreError(std::string(file ? file : "") + ": report: " + what + ": " +
+                     sqlite3_errmsg(db_));
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Byte offset of code point `cp` in valid UTF-8 `s` (s.size() when past the end).
+size_t ByteOfCodePoint(std::string_view s, size_t cp) {
+  size_t i = 0;
+  for (; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+    if (cp == 0) return i;
+    --cp;
+  }
+  return s.size();
+}
+
+size_t CodePoints(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// At most `max` code points of `s`, with "…" when cut.
+std::string Clip(std::string_view s, size_t max) {
+  const size_t cut = ByteOfCodePoint(s, max);
+  return cut >= s.size() ? std::string(s) : std::string(s.substr(0, cut)) + "\u2026";
+}
+
+std::string Num(const char* format, double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string Percent(double share) { return Num("%.1f", 100.0 * share) + "%"; }
+
+std::string JsonOptional(const std::optional<double>& v) {
+  return v ? Num("%.17g", *v) : std::string("null");
+}
+
+struct RatingBin {
+  std::string label;
+  int64_t count = 0;
+};
+
+struct PointView {
+  int64_t id = 0, idx = 0, sentence_id = 0, review_id = 0, support = 0, members = 0;
+  std::string text, polarity, aspect;
+  double share = 0, weight = 0;
+};
+
+struct EvidenceView {
+  int64_t sentence_id = 0, review_id = 0;
+  std::string external_id;
+  std::optional<double> rating;
+  double similarity = 0;
+  ReviewExcerpt excerpt;
+};
+
+struct SentenceView {
+  std::string text;
+  std::optional<ScoreRow> score;
+};
+
+struct ReviewView {
+  int64_t id = 0;
+  std::string external_id, title;
+  std::optional<double> rating;
+  std::vector<SentenceView> sentences;
+  int64_t sentences_total = 0;
+};
+
+struct ProductView {
+  std::string key;
+  int64_t reviews = 0;
+  std::optional<double> avg_rating;
+  std::vector<RatingBin> ratings;
+  int64_t unrated = 0;
+  std::optional<RunInfo> run;  // the run of the points (and of the attention)
+  std::vector<PointView> points;
+  std::vector<std::vector<EvidenceView>> evidence;  // per point
+  std::vector<std::string> heads;
+  std::string score_scope;  // "product", "review" or "" (no scores)
+  std::vector<ReviewView> sample;
+};
+
+// The products to show, with their review counts, in page order.
+std::vector<std::pair<std::string, int64_t>> ChooseProducts(sqlite3* db,
+                                                            const ReportOptions& options,
+                                                            size_t* omitted) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  Query count(db,
+              "SELECT count(r.id) FROM products p JOIN reviews r ON r.product_id = p.id "
+              "WHERE p.key = ?1");
+  if (!options.products.empty()) {
+    Query exists(db, "SELECT 1 FROM products WHERE key = ?1");
+    for (const std::string& key : options.products) {
+      exists.Bind(1, key);
+      const bool found = exists.Step();
+      exists.Reset();
+      if (!found) throw std::runtime_error("report: no product \"" + key + "\" in the store");
+      count.Bind(1, key);
+      const int64_t n = count.Step() ? count.Int(0) : 0;
+      count.Reset();
+      out.emplace_back(key, n);
+    }
+    *omitted = 0;
+    return out;
+  }
+  Query all(db,
+            "SELECT p.key, count(r.id) AS n FROM products p JOIN reviews r ON r.product_id = p.id "
+            "GROUP BY p.id ORDER BY n DESC, p.key");
+  size_t total = 0;
+  while (all.Step()) {
+    if (out.size() < options.max_products) out.emplace_back(all.Text(0), all.Int(1));
+    ++total;
+  }
+  *omitted = total - out.size();
+  return out;
+}
+
+void ReadRatings(sqlite3* db, ProductView& p) {
+  Query q(db,
+          "SELECT r.rating, count(*) FROM reviews r JOIN products p ON p.id = r.product_id "
+          "WHERE p.key = ?1 GROUP BY r.rating ORDER BY r.rating");
+  q.Bind(1, p.key);
+  std::vector<std::pair<double, int64_t>> values;
+  double sum = 0;
+  int64_t rated = 0;
+  while (q.Step()) {
+    if (q.IsNull(0)) {
+      p.unrated += q.Int(1);
+      continue;
+    }
+    values.emplace_back(q.Double(0), q.Int(1));
+    sum += q.Double(0) * static_cast<double>(q.Int(1));
+    rated += q.Int(1);
+  }
+  if (rated > 0) p.avg_rating = sum / static_cast<double>(rated);
+  if (values.size() <= 11) {  // stars, 0/1 labels, 1-10: one bar per value
+    for (const auto& [v, n] : values) p.ratings.push_back({Num("%g", v), n});
+    return;
+  }
+  // Many distinct values (e.g. 0-100): five equal bins between the lowest and highest.
+  const double lo = values.front().first, hi = values.back().first;
+  constexpr int kBins = 5;
+  for (int b = 0; b < kBins; ++b) {
+    p.ratings.push_back({Num("%g", lo + (hi - lo) * b / kBins) + "\u2013" +
+                             Num("%g", lo + (hi - lo) * (b + 1) / kBins),
+                         0});
+  }
+  for (const auto& [v, n] : values) {
+    const int b = std::min(kBins - 1, static_cast<int>((v - lo) / (hi - lo) * kBins));
+    p.ratings[static_cast<size_t>(b)].count += n;
+  }
+}
+
+void ReadPoints(sqlite3* db, const ReportOptions& options, ProductView& p) {
+  // With --run: that run's points; else the latest finished run with points for the product.
+  const char* sql =
+      options.run_id
+          ? "SELECT id, idx, text, sentence_id, review, polarity, support, share, "
+            "coalesce(aspect, ''), weight, run_id FROM points WHERE product = ?1 AND run_id = ?2 "
+            "ORDER BY idx"
+          : "SELECT point_id, idx, text, sentence_id, review_id, polarity, support, share, "
+            "coalesce(aspect, ''), weight, run_id FROM product_points WHERE product = ?1 "
+            "ORDER BY idx";
+  Query q(db, sql);
+  q.Bind(1, p.key);
+  if (options.run_id) q.Bind(2, *options.run_id);
+  int64_t run_id = 0;
+  while (q.Step()) {
+    PointView v;
+    v.id = q.Int(0);
+    v.idx = q.Int(1);
+    v.text = q.Text(2);
+    v.sentence_id = q.Int(3);
+    v.review_id = q.Int(4);
+    v.polarity = q.Text(5);
+    v.support = q.Int(6);
+    v.share = q.Double(7);
+    v.aspect = q.Text(8);
+    v.weight = q.Double(9);
+    run_id = q.Int(10);
+    p.points.push_back(std::move(v));
+  }
+  if (run_id == 0) return;
+  Query count(db, "SELECT count(*) FROM point_members WHERE point_id = ?1");
+  Query members(db,
+                "SELECT m.sentence_id, m.review_id, m.similarity, s.begin, s.end, r.text, "
+                "r.external_id, r.rating FROM point_members m "
+                "JOIN sentences s ON s.id = m.sentence_id JOIN reviews r ON r.id = m.review_id "
+                "WHERE m.point_id = ?1 "
+                "ORDER BY m.sentence_id = ?2 DESC, m.similarity DESC, m.sentence_id LIMIT ?3");
+  for (PointView& v : p.points) {
+    count.Bind(1, v.id);
+    v.members = count.Step() ? count.Int(0) : 0;
+    count.Reset();
+    members.Bind(1, v.id)
+        .Bind(2, v.sentence_id)
+        .Bind(3, static_cast<int64_t>(options.max_evidence));
+    std::vector<EvidenceView> list;
+    while (members.Step()) {
+      EvidenceView e;
+      e.sentence_id = members.Int(0);
+      e.review_id = members.Int(1);
+      e.similarity = members.Double(2);
+      e.excerpt = CutExcerpt(members.Text(5), members.Int(3), members.Int(4), options.context_chars,
+                             options.max_sentence_chars);
+      e.external_id = members.Text(6);
+      e.rating = members.MaybeDouble(7);
+      list.push_back(std::move(e));
+    }
+    members.Reset();
+    p.evidence.push_back(std::move(list));
+  }
+}
+
+// The reviews of the attention view: the representatives' reviews first, then an evenly spread
+// sample of the product's reviews, up to options.sample_reviews.
+std::vector<int64_t> SampleReviews(sqlite3* db, const ReportOptions& options,
+                                   const ProductView& p) {
+  std::vector<int64_t> out;
+  std::set<int64_t> seen;
+  for (const PointView& v : p.points) {
+    if (out.size() >= options.sample_reviews) return out;
+    if (seen.insert(v.review_id).second) out.push_back(v.review_id);
+  }
+  Query q(db,
+          "SELECT r.id FROM reviews r JOIN products p ON p.id = r.product_id WHERE p.key = ?1 "
+          "ORDER BY r.id");
+  q.Bind(1, p.key);
+  std::vector<int64_t> all;  // the others
+  while (q.Step()) {
+    if (!seen.count(q.Int(0))) all.push_back(q.Int(0));
+  }
+  const size_t want = options.sample_reviews - out.size();
+  if (want == 0 || all.empty()) return out;
+  const double stride = std::max(1.0, static_cast<double>(all.size()) / static_cast<double>(want));
+  for (double at = 0; at < static_cast<double>(all.size()) && out.size() < options.sample_reviews;
+       at += stride) {
+    out.push_back(all[static_cast<size_t>(at)]);
+  }
+  return out;
+}
+
+void ReadAttention(ReviewStore& store, const ReportOptions& options, ProductView& p) {
+  sqlite3* db = store.handle();
+  if (!p.run) return;
+  p.heads = store.RunHeadNames(p.run->id);
+  Query review(db, "SELECT external_id, title, rating FROM reviews WHERE id = ?1");
+  Query sentences(db, "SELECT id, text FROM sentences WHERE review_id = ?1 ORDER BY idx");
+  for (int64_t id : SampleReviews(db, options, p)) {
+    ReviewView r;
+    r.id = id;
+    review.Bind(1, id);
+    if (review.Step()) {
+      r.external_id = review.Text(0);
+      r.title = review.Text(1);
+      r.rating = review.MaybeDouble(2);
+    }
+    review.Reset();
+    std::vector<int64_t> ids;
+    sentences.Bind(1, id);
+    while (sentences.Step()) {
+      ++r.sentences_total;
+      if (r.sentences.size() >= options.max_review_sentences) continue;
+      ids.push_back(sentences.Int(0));
+      r.sentences.push_back({Clip(sentences.Text(1), options.max_sentence_chars), std::nullopt});
+    }
+    sentences.Reset();
+    // Product-scope weights when the run scored the product, else the review's own scope.
+    for (const char* scope : {"product", "review"}) {
+      auto scores = store.GetScores(p.run->id, scope, ids);
+      if (scores.empty()) continue;
+      std::map<int64_t, ScoreRow> by_id(scores.begin(), scores.end());
+      for (size_t i = 0; i < ids.size(); ++i) {
+        auto it = by_id.find(ids[i]);
+        if (it != by_id.end()) r.sentences[i].score = it->second;
+      }
+      if (p.score_scope.empty()) p.score_scope = scope;
+      break;
+    }
+    p.sample.push_back(std::move(r));
+  }
+}
+
+// What a head looks at, for the legend (score.h).
+std::string HeadDescription(const std::string& head) {
+  if (head == "consensus") {
+    return "attention a sentence receives from the other sentences of the product: what many "
+           "reviewers say";
+  }
+  if (head == "centroid") return "closeness to the average of everything the scope says";
+  if (head == "opinion") return "evaluation (\"great quality, recommend\") rather than narration";
+  if (head.rfind("aspect:", 0) == 0) {
+    return "the overall review tilted towards " + head.substr(7) + " (seed sentences about it)";
+  }
+  if (head.rfind("topic:", 0) == 0) {
+    return "main topic " + head.substr(6) + " of the scope (a principal direction)";
+  }
+  return "a head of this run";
+}
+
+std::string PolarityLabel(const std::string& polarity) {
+  if (polarity == "praise") return "praise";
+  if (polarity == "complaint") return "complaint";
+  if (polarity == "neutral") return "neutral";
+  return "unknown";
+}
+
+// Data spans: HTML-escaped, bidi-isolated (class d, see page_assets.cc).
+std::string Data(std::string_view s) { return "<span class=\"d\">" + HtmlEscape(s) + "</span>"; }
+
+const PointView* Biggest(const ProductView& p, const char* polarity) {
+  const PointView* best = nullptr;
+  for (const PointView& v : p.points) {
+    if (v.polarity == polarity && (!best || v.support > best->support)) best = &v;
+  }
+  return best;
+}
+
+void WriteRatingBars(std::string& o, const ProductView& p, bool labels) {
+  int64_t max = 0;
+  for (const RatingBin& b : p.ratings) max = std::max(max, b.count);
+  if (p.ratings.empty()) {
+    o += "<span class=\"muted\">no ratings</span>";
+    return;
+  }
+  o += labels ? "<div class=\"ratings big\">" : "<div class=\"ratings\">";
+  for (const RatingBin& b : p.ratings) {
+    const double h = max ? 100.0 * static_cast<double>(b.count) / static_cast<double>(max) : 0;
+    o += "<div class=\"rbin\" title=\"rating " + HtmlEscape(b.label) + ": " +
+         std::to_string(b.count) +
+         " reviews\"><div class=\"rcol\"><div class=\"rbar\" style=\"height:" + Num("%.0f", h) +
+         "%\"></div></div>";
+    if (labels) {
+      o += "<div class=\"rlabel\">" + HtmlEscape(b.label) + "</div><div class=\"rcount\">" +
+           std::to_string(b.count) + "</div>";
+    }
+    o += "</div>";
+  }
+  o += "</div>";
+  if (p.unrated > 0 && labels) {
+    o += "<span class=\"muted\">" + std::to_string(p.unrated) + " without rating</span>";
+  }
+}
+
+void WriteIndex(std::string& o, const std::vector<ProductView>& products, size_t omitted) {
+  o += "<section id=\"index\"><h2>Products</h2>";
+  if (omitted > 0) {
+    o += "<p class=\"note\">" + std::to_string(omitted) +
+         " more products of the store are not on this page (the ones with fewest reviews); name "
+         "them with <code>--product</code>.</p>";
+  }
+  o += "<table class=\"index\"><thead><tr><th>product</th><th class=\"num\">reviews</th>"
+       "<th>ratings</th><th>biggest praise</th><th>biggest complaint</th></tr></thead><tbody>";
+  for (size_t i = 0; i < products.size(); ++i) {
+    const ProductView& p = products[i];
+    o += "<tr class=\"index-row\" data-product=\"" + HtmlEscape(p.key) + "\"><td><a href=\"#p" +
+         std::to_string(i) + "\">" + Data(p.key) + "</a></td><td class=\"num\">" +
+         std::to_string(p.reviews) + "</td><td>";
+    WriteRatingBars(o, p, false);
+    o += "</td>";
+    for (const char* polarity : {"praise", "complaint"}) {
+      const PointView* v = Biggest(p, polarity);
+      o += "<td class=\"biggest " + std::string(polarity) + "\">";
+      if (v) {
+        o += "<span class=\"pct\">" + Percent(v->share) + "</span> " + Data(Clip(v->text, 160));
+      } else {
+        o += "<span class=\"muted\">none</span>";
+      }
+      o += "</td>";
+    }
+    o += "</tr>";
+  }
+  o += "</tbody></table></section>";
+}
+
+void WritePoints(std::string& o, const ProductView& p, size_t product_index) {
+  if (p.points.empty()) {
+    o += "<p class=\"muted\">No points for this product" +
+         std::string(p.run ? " in this run."
+                           : ": run <code>revsum run</code> or "
+                             "<code>revsum summarize</code> first.") +
+         "</p>";
+    return;
+  }
+  struct Group {
+    const char* title;
+    std::vector<const char*> polarities;
+  };
+  const Group groups[] = {{"Praise", {"praise"}},
+                          {"Complaints", {"complaint"}},
+                          {"Other points", {"neutral", "unknown"}}};
+  for (const Group& g : groups) {
+    std::vector<size_t> in;
+    for (size_t k = 0; k < p.points.size(); ++k) {
+      for (const char* pol : g.polarities) {
+        if (p.points[k].polarity == pol) in.push_back(k);
+      }
+    }
+    if (in.empty()) continue;
+    o += "<h4>" + std::string(g.title) + "</h4><ol class=\"points\">";
+    for (size_t k : in) {
+      const PointView& v = p.points[k];
+      o += "<li class=\"point " + PolarityLabel(v.polarity) + "\" tabindex=\"0\" role=\"button\" " +
+           "aria-expanded=\"false\" data-product-index=\"" + std::to_string(product_index) +
+           "\" data-k=\"" + std::to_string(k) + "\" data-point-id=\"" + std::to_string(v.id) +
+           "\" data-share=\"" + Num("%.17g", v.share) + "\" data-support=\"" +
+           std::to_string(v.support) + "\"><div class=\"track\"><div class=\"bar\" style=\"width:" +
+           Num("%.2f", std::clamp(100.0 * v.share, 0.0, 100.0)) +
+           "%\"></div></div><span class=\"pct\">" + Percent(v.share) +
+           "</span><span class=\"ptext\">" + Data(v.text) + "</span><span class=\"meta\">" +
+           PolarityLabel(v.polarity);
+      if (!v.aspect.empty())
+        o += " \u00b7 <span class=\"aspect\">" + HtmlEscape(v.aspect) + "</span>";
+      o += " \u00b7 " + std::to_string(v.support) + " of " + std::to_string(p.reviews) +
+           " reviews \u00b7 " + std::to_string(v.members) + " sentences</span></li>";
+    }
+    o += "</ol>";
+  }
+}
+
+void WriteProduct(std::string& o, const ProductView& p, size_t i, const ReportOptions& options) {
+  o += "<section class=\"product\" id=\"p" + std::to_string(i) + "\" data-product=\"" +
+       HtmlEscape(p.key) + "\" data-product-index=\"" + std::to_string(i) + "\"><h2>" +
+       Data(p.key) + "</h2><p class=\"facts\">" + std::to_string(p.reviews) + " reviews";
+  if (p.avg_rating) o += " \u00b7 mean rating " + Num("%.2f", *p.avg_rating);
+  if (p.run) {
+    o += " \u00b7 run " + std::to_string(p.run->id) + " (" + HtmlEscape(p.run->embedder) +
+         ", finished " + HtmlEscape(p.run->finished_at) + ")";
+  }
+  o += "</p><div class=\"cols\"><div class=\"col-ratings\"><h3>Ratings</h3>";
+  WriteRatingBars(o, p, true);
+  o += "</div><div class=\"col-points\"><h3>Points <span class=\"hint\">share of the " +
+       std::to_string(p.reviews) +
+       " reviews that say it; click a point for its evidence</span></h3>";
+  WritePoints(o, p, i);
+  o += "</div></div>";
+  size_t shown = 0, members = 0;
+  for (size_t k = 0; k < p.points.size(); ++k) {
+    shown += p.evidence[k].size();
+    members += static_cast<size_t>(p.points[k].members);
+  }
+  o += "<p class=\"note bound\">This page holds " + std::to_string(shown) + " of the " +
+       std::to_string(members) + " member sentences of these points (at most " +
+       std::to_string(options.max_evidence) + " a point, each with up to " +
+       std::to_string(options.context_chars) +
+       " characters of its review on either side) and the attention of a sample of " +
+       std::to_string(p.sample.size()) + " of the " + std::to_string(p.reviews) +
+       " reviews. The store holds all of them (views <code>point_evidence</code>, "
+       "<code>sentence_head_weights</code>).</p>";
+  o += "<div class=\"attention\"><h3>Attention <span class=\"hint\">a review's sentences "
+       "shaded by final weight";
+  if (p.score_scope == "product") o += " in the product";
+  if (p.score_scope == "review") o += " in the review";
+  o += "; per-head weights as a heatmap (each column shaded relative to its largest value in "
+       "the review)</span></h3>";
+  if (p.sample.empty() || p.score_scope.empty()) {
+    o += "<p class=\"muted\">No scores for this product.</p></div></section>";
+    return;
+  }
+  o += "<label>review <select class=\"att-select\" data-product-index=\"" + std::to_string(i) +
+       "\"></select></label><div class=\"att-view\" data-product-index=\"" + std::to_string(i) +
+       "\"></div><dl class=\"legend\">";
+  for (const std::string& h : p.heads) {
+    o += "<dt>" + HtmlEscape(h) + "</dt><dd>" + HtmlEscape(HeadDescription(h)) + "</dd>";
+  }
+  o += "<dt>final</dt><dd>the heads mixed (consensus carries most of a product's weight); a "
+       "product's final weights sum to 1 over all its sentences</dd></dl></div></section>";
+}
+
+void AppendScores(std::string& o, const ScoreRow& s) {
+  o += "\"w\":" + Num("%.4g", s.weight) + ",\"h\":[";
+  for (size_t h = 0; h < s.head_weights.size(); ++h) {
+    o += (h ? "," : "") + Num("%.4g", s.head_weights[h]);
+  }
+  o += "]";
+}
+
+// The JSON the page's script reads: evidence per point and the attention sample per product.
+std::string DataJson(const std::vector<ProductView>& products) {
+  std::string o = "{\"products\":[";
+  for (size_t i = 0; i < products.size(); ++i) {
+    const ProductView& p = products[i];
+    o += (i ? ",{" : "{") + std::string("\"key\":") + ScriptJsonQuote(p.key) + ",\"points\":[";
+    for (size_t k = 0; k < p.points.size(); ++k) {
+      const PointView& v = p.points[k];
+      o += (k ? ",{" : "{") + std::string("\"id\":") + std::to_string(v.id) +
+           ",\"members\":" + std::to_string(v.members) + ",\"evidence\":[";
+      const auto& ev = p.evidence[k];
+      for (size_t e = 0; e < ev.size(); ++e) {
+        const EvidenceView& x = ev[e];
+        o += (e ? ",{" : "{") + std::string("\"sentence\":") + std::to_string(x.sentence_id) +
+             ",\"review\":" + std::to_string(x.review_id) +
+             ",\"ext\":" + ScriptJsonQuote(x.external_id) +
+             ",\"rating\":" + JsonOptional(x.rating) + ",\"sim\":" + Num("%.3f", x.similarity) +
+             ",\"pre\":" + ScriptJsonQuote(x.excerpt.before) +
+             ",\"hit\":" + ScriptJsonQuote(x.excerpt.hit) +
+             ",\"post\":" + ScriptJsonQuote(x.excerpt.after) + ",\"cut\":[" +
+             (x.excerpt.cut_before ? "1," : "0,") + (x.excerpt.cut_hit ? "1," : "0,") +
+             (x.excerpt.cut_after ? "1]}" : "0]}");
+      }
+      o += "]}";
+    }
+    o += "],\"heads\":[";
+    for (size_t h = 0; h < p.heads.size(); ++h) o += (h ? "," : "") + ScriptJsonQuote(p.heads[h]);
+    o += "],\"reviews\":[";
+    for (size_t r = 0; r < p.sample.size(); ++r) {
+      const ReviewView& v = p.sample[r];
+      o += (r ? ",{" : "{") + std::string("\"id\":") + std::to_string(v.id) +
+           ",\"ext\":" + ScriptJsonQuote(v.external_id) + ",\"title\":" + ScriptJsonQuote(v.title) +
+           ",\"rating\":" + JsonOptional(v.rating) +
+           ",\"total\":" + std::to_string(v.sentences_total) + ",\"sentences\":[";
+      for (size_t s = 0; s < v.sentences.size(); ++s) {
+        o += (s ? ",{" : "{") + std::string("\"t\":") + ScriptJsonQuote(v.sentences[s].text);
+        if (v.sentences[s].score) {
+          o += ",";
+          AppendScores(o, *v.sentences[s].score);
+        }
+        o += "}";
+      }
+      o += "]}";
+    }
+    o += "]}";
+  }
+  o += "]}";
+  return o;
+}
+
+}  // namespace
+
+std::string ScriptJsonQuote(std::string_view utf8) {
+  const std::string json = JsonQuote(utf8);
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else if (c == '\xE2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+               (json[i + 2] == '\xA8' || json[i + 2] == '\xA9')) {
+      out += json[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+ReviewExcerpt CutExcerpt(std::string_view text, int64_t begin, int64_t end, size_t context,
+                         size_t max_hit) {
+  const auto n = static_cast<int64_t>(CodePoints(text));
+  begin = std::clamp<int64_t>(begin, 0, n);
+  end = std::clamp<int64_t>(end, begin, n);
+  ReviewExcerpt x;
+  const auto ctx = static_cast<int64_t>(context);
+  const int64_t from = std::max<int64_t>(0, begin - ctx);
+  int64_t hit_end = end;
+  if (static_cast<size_t>(end - begin) > max_hit) {
+    hit_end = begin + static_cast<int64_t>(max_hit);
+    x.cut_hit = true;
+  }
+  const int64_t to = std::min<int64_t>(n, end + ctx);
+  auto at = [&](int64_t cp) { return ByteOfCodePoint(text, static_cast<size_t>(cp)); };
+  x.cut_before = from > 0;
+  x.cut_after = to < n;
+  x.before = std::string(text.substr(at(from), at(begin) - at(from)));
+  x.hit = std::string(text.substr(at(begin), at(hit_end) - at(begin)));
+  x.after = std::string(text.substr(at(end), at(to) - at(end)));
+  return x;
+}
+
+ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std::ostream& out) {
+  sqlite3* db = store.handle();
+  std::optional<RunInfo> chosen_run;
+  if (options.run_id) {
+    chosen_run = store.GetRun(*options.run_id);
+    if (!chosen_run) {
+      throw std::runtime_error("report: no run " + std::to_string(*options.run_id) +
+                               " in the store");
+    }
+  }
+  const std::optional<RunInfo> latest_product_run = store.LatestRun("product");
+  ReportSummary summary;
+  std::vector<ProductView> products;
+  for (const auto& [key, reviews] : ChooseProducts(db, options, &summary.products_omitted)) {
+    ProductView p;
+    p.key = key;
+    p.reviews = reviews;
+    ReadRatings(db, p);
+    ReadPoints(db, options, p);
+    if (chosen_run) {
+      p.run = chosen_run;
+    } else if (!p.points.empty()) {
+      p.run = store.GetRun(store.LatestPoints(key).front().run_id);
+    } else {
+      p.run = latest_product_run;
+    }
+    ReadAttention(store, options, p);
+    summary.points += p.points.size();
+    for (const auto& ev : p.evidence) summary.evidence += ev.size();
+    summary.attention_reviews += p.sample.size();
+    products.push_back(std::move(p));
+  }
+  summary.products = products.size();
+
+  std::string o;
+  o += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+       "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'none'\">"
+       "<title>revsum report</title><style>";
+  o += report_internal::kPageCss;
+  o += "</style></head><body><header><h1>revsum report</h1><p class=\"facts\">store " +
+       Data(options.store_label) + " \u00b7 " + std::to_string(products.size()) + " products";
+  if (chosen_run) o += " \u00b7 run " + std::to_string(chosen_run->id);
+  o += "</p><p class=\"note\">Points group sentences that say the same thing; a point's share is "
+       "the share of the product's reviews among its members. Bars: <span class=\"key "
+       "praise\">praise</span> <span class=\"key complaint\">complaint</span> <span "
+       "class=\"key neutral\">neutral</span> <span class=\"key unknown\">unknown</span>.</p>"
+       "</header><main>";
+  WriteIndex(o, products, summary.products_omitted);
+  for (size_t i = 0; i < products.size(); ++i) WriteProduct(o, products[i], i, options);
+  o += "</main><script type=\"application/json\" id=\"revsum-data\">";
+  o += DataJson(products);
+  o += "</script><script>";
+  o += report_internal::kPageScript;
+  o += "</script></body></html>\n";
+  out << o;
+  if (!out) throw std::runtime_error("report: writing the page failed");
+  summary.bytes = o.size();
+  return summary;
+}
+
+}  // namespace revsum
