@@ -1,21 +1,66 @@
-// Prompt-ready output of stored summaries: text, markdown, json, jsonl.
+// Prompt-ready output of stored summaries: text, markdown, json, jsonl, prompt.
 //
-// Per product: a header (review count, average rating when known), the kept sentences each with a
-// citation to its review ([r<review id>]), and the size before and after. Sizes are in words and,
-// when a tokenizer is given, in LLM tokens. The "after" figure counts exactly the summary body as
-// exported — the cited sentence lines for text/markdown, the "summary" string for json/jsonl — so
-// a user pasting the body pays what the export says. Words are counted as word budgets count them
-// (BudgetWordCost in summarize.h: ICU words for Chinese, whitespace tokens for English). "Before"
-// counts the product's review texts, one review per line.
+// Structured (the default): per product its points (points.h, tables points / point_members),
+// in sections
+//   Praise      polarity "praise"
+//   Complaints  polarity "complaint"
+//   Other       polarity "neutral" or "unknown": only with the budget praise and complaints leave
+//               (and, for a product whose points are all neutral or unknown, its best point)
+// each section ordered by support, each point a line "- 40% (80 reviews) TEXT [CITATION]". Points
+// come from the latest finished run that has points for the product (or --run).
 //
-// Escaping contract (every product key and sentence is dump text, hence hostile; revsum/escape.h):
-//   text      one line per item: "== KEY (...) ==", "- SENTENCE [rN]", "(sizes)". KEY and SENTENCE
-//             pass through TerminalSafe, so no control, newline or bidi override from the data
-//             reaches the output: the lines are exactly the structure below.
-//   markdown  "## KEY", "- SENTENCE [rN]": KEY and SENTENCE pass through MarkdownInline, so the
-//   data
-//             opens no heading, list item, link, image, code span or HTML tag, and the only
-//             unescaped citations are the exporter's own.
+// Budget (ExportOptions::budget; default: the budget of the run the points come from). What is
+// emitted never exceeds it, measured on the exact emitted text:
+//   text / markdown  the body: section header lines and point lines, as written (escaped,
+//                    bullets, shares, citations, line feeds). The product header and the sizes
+//                    line are not part of the body;
+//   json / jsonl     "summary": the same body unescaped (the stored text), one point per line;
+//                    "points" holds exactly the points of that body;
+//   prompt           the whole product block, from "Product:" to its last line feed.
+// Words are counted as word budgets count them (BudgetWordCost in summarize.h: ICU words for
+// Chinese, whitespace tokens for English), tokens with the TokenCounter (required for a token
+// budget), "Ns" counts points, "N%" is N% of the words of the product's reviews. Allocation: the
+// first point of Praise and of Complaints that fits is taken (each section present gets at least
+// one point when one fits), then the section whose emitted cost per unit of support is lowest
+// gets its next point while the body still fits (so the budget is shared in proportion to
+// support); a section stops at its first point that does not fit. Then Other, while it fits.
+// A prompt block whose header alone exceeds the budget is left out (ProductExport::left_out).
+//
+// Citations are the dumps' own review ids (reviews.external_id), the same in a shard store and in
+// the merged store. A review whose dump had no id is cited as "h:" + the 16 hex digits of its
+// content hash (ReviewContentHash; reviews.content_hash), which is the same in every store that
+// holds the review and does not depend on row ids or paths. In text, markdown and prompt output a
+// citation is written "[ID]" with every byte of ID outside [A-Za-z0-9:-] percent-encoded (%5D),
+// so no id can close the bracket, open markup or break the line. --citations short (the prompt's
+// default) writes the first 8 characters of that, full the whole, none nothing; json's "review"
+// field is the id unescaped (JSON-quoted). Look a short citation up with
+// `SELECT * FROM reviews WHERE external_id LIKE 'ABCDEFGH%'` (or content_hash for h:).
+//
+// Filters (--min-rating, --max-rating, --since, --until): nothing is recomputed; the header's
+// review count and rating distribution, each point's support and share (support / reviews in the
+// filter), are counted over the reviews in the filter only; a point none of whose evidence is in
+// the filter is dropped, and a point whose representative's review is outside it is represented
+// by its most similar member inside it. A filter on rating leaves out unrated reviews; one on
+// time, reviews without a time.
+//
+// Flat (--flat): today's flat output, unchanged but for the citations (dump ids): per product a
+// header, the stored summary's sentences each with a citation, and the sizes; json has "summary"
+// (the sentences joined by spaces) and "citations" (their reviews' ids). Review scope is flat.
+//
+// Sizes: "after" counts exactly the body as defined above; "before" counts the product's review
+// texts, one review per line.
+//
+// Escaping contract (every product key, sentence and review id is dump text, hence hostile;
+// revsum/escape.h):
+//   text      one line per item: "== KEY (...) ==", "Ratings ...", "Praise", "- ... SENTENCE [ID]",
+//             "(sizes)". KEY and SENTENCE pass through TerminalSafe, so no control, newline or bidi
+//             override from the data reaches the output: the lines are exactly this structure.
+//   markdown  "## KEY", "**Praise**", "- ... SENTENCE [ID]": KEY and SENTENCE pass through
+//             MarkdownInline, so the data opens no heading, list item, link, image, code span or
+//             HTML tag, and the only unescaped citations are the exporter's own.
+//   prompt    "Product: KEY", "Praise:", "- 40% (80) SENTENCE [ID]": KEY and SENTENCE pass through
+//             PromptInline: TerminalSafe, then '[' ']' become '(' ')'. The data never starts a line
+//             and never writes a bracket, so it forges no section header and no citation.
 //   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged.
 #pragma once
 
@@ -23,48 +68,101 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "revsum/select.h"
 #include "revsum/store.h"
 #include "revsum/tokens.h"
 
 namespace revsum {
 
-enum class ExportFormat { kText, kMarkdown, kJson, kJsonl };
-// "text", "markdown", "json", "jsonl"; throws std::invalid_argument otherwise.
+enum class ExportFormat { kText, kMarkdown, kJson, kJsonl, kPrompt };
+// "text", "markdown", "json", "jsonl", "prompt"; throws std::invalid_argument otherwise.
 ExportFormat ParseExportFormat(std::string_view name);
+
+enum class CitationStyle { kNone, kShort, kFull };
+// "none", "short", "full"; throws std::invalid_argument otherwise.
+CitationStyle ParseCitationStyle(std::string_view name);
+
+// The id a review is cited by: its dump id, or "h:" + 16 hex digits of its content hash.
+std::string ReviewCitationId(const std::string& external_id, uint64_t content_hash);
+// "[ID]" as written in text, markdown and prompt output (see the header comment); "" for kNone.
+std::string CitationMark(const std::string& citation_id, CitationStyle style);
+// Dump text made safe for one line of a prompt block: TerminalSafe, then '[' -> '(' and
+// ']' -> ')'. Never throws.
+std::string PromptInline(std::string_view s);
+
+// "2024-03-01" (UTC; as `until`, the whole day is included) or unix seconds ("1709251200").
+// Throws std::invalid_argument naming the text.
+int64_t ParseExportTime(std::string_view text, bool until);
+
+// Which reviews count (see the header comment). Unset bounds are open.
+struct ExportFilter {
+  std::optional<double> min_rating, max_rating;
+  std::optional<int64_t> since, until;  // unix seconds, inclusive
+  bool active() const { return min_rating || max_rating || since || until; }
+  bool Admits(const std::optional<double>& rating, const std::optional<int64_t>& time) const;
+};
 
 struct ExportOptions {
   ExportFormat format = ExportFormat::kText;
-  // "product": one summary per product; "review": one per summarised review.
+  // The stored flat summaries instead of the points (see the header comment).
+  bool flat = false;
+  // "product": one summary per product; "review": one per summarised review (always flat).
   std::string scope = "product";
   // Products to export (review scope: the reviews of these products); empty = all summarised.
   std::vector<std::string> products;
-  // The run to export; unset = per product (or review) its summary from the latest finished run
-  // that has one, so a partial re-run of some products does not hide the others. Every export
-  // names the run each summary comes from.
+  // The run to export; unset = per product (or review) its summary (or points) from the latest
+  // finished run that has one, so a partial re-run of some products does not hide the others.
+  // Every export names the run each summary comes from.
   std::optional<int64_t> run_id;
-  // Counts tokens with this tokenizer when set (not owned; must outlive the call).
+  // Structured only: the budget of each product's export; unset = the budget its run used.
+  std::optional<Budget> budget;
+  // Citations in text, markdown and prompt output (json always has the full id).
+  CitationStyle citations = CitationStyle::kFull;
+  // Structured only: the reviews that count (see the header comment).
+  ExportFilter filter;
+  // Counts tokens with this tokenizer when set (not owned; must outlive the call). Required for
+  // a token budget.
   const TokenCounter* tokens = nullptr;
   // The tokenizer's name, shown with token counts (e.g. "o200k_base").
   std::string tokenizer_name;
 };
 
-// One product's exported summary, as written.
-struct ProductExport {
-  std::string product;
-  int64_t run_id = 0;     // the run the summary comes from
-  int64_t review_id = 0;  // review scope: the summarised review; 0 for a product summary
-  int64_t reviews = 0;
-  std::optional<double> avg_rating;
-  std::string body;                 // the summary body exactly as exported (see header comment)
-  std::vector<int64_t> review_ids;  // cited review of each kept sentence, in order
-  int64_t words_before = 0, words_after = 0;
-  int64_t tokens_before = 0, tokens_after = 0;  // 0 when no tokenizer was given
+// One exported point (structured export).
+struct ExportedPoint {
+  std::string text;
+  std::string polarity;  // "praise", "complaint", "neutral", "unknown"
+  int64_t support = 0;   // distinct reviews (in the filter) among the evidence
+  double share = 0;      // support / ProductExport::reviews
+  std::string aspect;    // "" = none
+  double weight = 0;
+  std::string review;  // ReviewCitationId of the review the text comes from
+  int64_t sentence_id = 0;
 };
 
-// Writes the export to `out` and returns what was written per product. Throws StoreError, or
-// std::runtime_error when there is no finished run or a requested product has no summary.
+// One product's export, as written.
+struct ProductExport {
+  std::string product;
+  int64_t run_id = 0;        // the run the summary comes from
+  int64_t review_id = 0;     // review scope: the summarised review (store id); 0 for a product
+  std::string review_cited;  // review scope: its citation id
+  int64_t reviews = 0;       // reviews counted (in the filter)
+  std::optional<double> avg_rating;
+  std::vector<std::pair<double, int64_t>> rating_distribution;  // (rating, reviews), ascending
+  std::string budget;                  // structured: the budget applied, e.g. "100w"
+  std::string body;                    // exactly what the budget measured (see header comment)
+  std::vector<ExportedPoint> points;   // structured: the points of the body, in body order
+  std::vector<std::string> citations;  // flat: cited review of each kept sentence, in order
+  int64_t words_before = 0, words_after = 0;
+  int64_t tokens_before = 0, tokens_after = 0;  // 0 when no tokenizer was given
+  bool left_out = false;  // prompt: the header alone exceeds the budget; nothing was written
+};
+
+// Writes the export to `out` and returns what was written per product. Throws StoreError,
+// std::invalid_argument (a token budget without a tokenizer), or std::runtime_error when there is
+// no finished run or a requested product has no summary (or no points).
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
                                            std::ostream& out);
 

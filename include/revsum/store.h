@@ -253,6 +253,18 @@ class ReviewStore {
   // Per product, the points of the latest finished run that has points for it (view
   // product_points), ordered by product and idx; members are not read. Empty product = all.
   std::vector<StoredPoint> LatestPoints(const std::string& product = "");
+  // The points of `product` in run `run_id` (finished or not), ordered by idx, with their members
+  // (the evidence) — what export reads; LatestPoints names the run of each product.
+  std::vector<StoredPoint> RunPoints(int64_t run_id, const std::string& product);
+  // What an export cites and filters on, per review of a product, in id order.
+  struct ReviewFacts {
+    int64_t id = 0;
+    std::string external_id;    // the dump's own id; "" when the dump had none
+    uint64_t content_hash = 0;  // ReviewContentHash: the same in every store that holds it
+    std::optional<double> rating;
+    std::optional<int64_t> time;  // unix seconds
+  };
+  std::vector<ReviewFacts> ProductReviewFacts(const std::string& product);
   // The rating range of the reviews of the store (or of one product): {min, max, all 0/1};
   // nullopt when no review has a rating.
   struct RatingRange {

@@ -3,44 +3,74 @@
 
 #include "command.h"
 #include "common.h"
+#include "revsum/escape.h"
 #include "revsum/export.h"
 
 namespace revsum::cli {
 namespace {
 
 struct ExportArgs {
-  std::string db, format = "text", tokenizer = "o200k_base", scope = "product";
+  std::string db, format = "text", tokenizer = "o200k_base", scope = "product", budget, citations;
   std::vector<std::string> products;
   int64_t run = 0;
-  bool no_tokens = false;
+  bool no_tokens = false, flat = false;
+  std::optional<double> min_rating, max_rating;
+  std::string since, until;
 };
 
 Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<ExportArgs>();
   AddExistingDbOption(sub, &args->db);
-  sub.add_option("--format", args->format, "text, markdown, json or jsonl")
-      ->check(CLI::IsMember({"text", "markdown", "json", "jsonl"}))
+  sub.add_option("--format", args->format,
+                 "text, markdown, json, jsonl, or prompt (a compact block to paste into an LLM "
+                 "prompt)")
+      ->check(CLI::IsMember({"text", "markdown", "json", "jsonl", "prompt"}))
       ->capture_default_str();
+  sub.add_flag("--flat", args->flat,
+               "the stored flat summaries (kept sentences) instead of praise and complaints");
+  sub.add_option("--budget", args->budget,
+                 "per product, at most this much is emitted, measured on the exported text: "
+                 "120w, 150t, 5s (points), 10% (default: the run's budget)");
+  sub.add_option("--citations", args->citations,
+                 "none, short (first 8 characters) or full; citations are the dumps' own review "
+                 "ids (h:<content hash> for a review without one). Default: full, prompt short")
+      ->check(CLI::IsMember({"none", "short", "full"}));
+  sub.add_option("--min-rating", args->min_rating,
+                 "count only reviews rated at least this (header, support, share)");
+  sub.add_option("--max-rating", args->max_rating, "count only reviews rated at most this");
+  sub.add_option("--since", args->since,
+                 "count only reviews from this day on (YYYY-MM-DD, UTC, or unix seconds)");
+  sub.add_option("--until", args->until,
+                 "count only reviews up to this day, included (YYYY-MM-DD or unix seconds)");
   sub.add_option("--product", args->products, "only these products (repeatable)");
   sub.add_option("--run", args->run,
                  "export this run (default: per product, its latest summary; the run is named)")
       ->check(CLI::PositiveNumber);
-  sub.add_option("--scope", args->scope, "product or review summaries")
+  sub.add_option("--scope", args->scope, "product or review summaries (review: always flat)")
       ->check(CLI::IsMember({"product", "review"}))
       ->capture_default_str();
   sub.add_option("--tokenizer", args->tokenizer, "count LLM tokens with o200k_base or cl100k_base")
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
-  sub.add_flag("--no-tokens", args->no_tokens, "sizes in words only");
+  sub.add_flag("--no-tokens", args->no_tokens, "sizes in words only (no token budgets)");
   return [args] {
-    StoreOptions store_options;
-    store_options.read_only = true;
-    auto store = ReviewStore::Open(args->db, store_options);
     ExportOptions options;
     options.format = ParseExportFormat(args->format);
+    options.flat = args->flat;
     options.products = args->products;
     options.scope = args->scope;
     if (args->run > 0) options.run_id = args->run;
+    if (!args->budget.empty()) options.budget = ParseBudget(args->budget);
+    options.citations = !args->citations.empty() ? ParseCitationStyle(args->citations)
+                        : options.format == ExportFormat::kPrompt ? CitationStyle::kShort
+                                                                  : CitationStyle::kFull;
+    options.filter.min_rating = args->min_rating;
+    options.filter.max_rating = args->max_rating;
+    if (!args->since.empty()) options.filter.since = ParseExportTime(args->since, false);
+    if (!args->until.empty()) options.filter.until = ParseExportTime(args->until, true);
+    StoreOptions store_options;
+    store_options.read_only = true;
+    auto store = ReviewStore::Open(args->db, store_options);
     std::unique_ptr<TokenCounter> tokens;
     if (!args->no_tokens) {
       Encoding encoding;
@@ -51,12 +81,19 @@ Runner Setup(CLI::App& sub) {
       options.tokens = tokens.get();
       options.tokenizer_name = args->tokenizer;
     }
-    ExportSummaries(*store, options, std::cout);
+    for (const ProductExport& p : ExportSummaries(*store, options, std::cout)) {
+      if (p.left_out) {
+        std::cerr << "revsum: warning: " << TerminalSafe(p.product)
+                  << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
+      }
+    }
     return kExitOk;
   };
 }
 
-REVSUM_COMMAND("export", "Prompt-ready summaries (text, markdown, json, jsonl) with citations",
+REVSUM_COMMAND("export",
+               "Prompt-ready summaries (text, markdown, json, jsonl, prompt): praise and "
+               "complaints with shares, cited by the dumps' own review ids",
                Setup);
 
 }  // namespace

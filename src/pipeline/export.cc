@@ -1,13 +1,16 @@
 #include "revsum/export.h"
-#include "revsum/escape.h"
-#include "revsum/json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "revsum/escape.h"
+#include "revsum/json.h"
 #include "revsum/summarize.h"
 
 namespace revsum {
@@ -17,8 +20,92 @@ ExportFormat ParseExportFormat(std::string_view name) {
   if (name == "markdown" || name == "md") return ExportFormat::kMarkdown;
   if (name == "json") return ExportFormat::kJson;
   if (name == "jsonl") return ExportFormat::kJsonl;
+  if (name == "prompt") return ExportFormat::kPrompt;
   throw std::invalid_argument("unknown export format '" + std::string(name) +
-                              "' (text, markdown, json, jsonl)");
+                              "' (text, markdown, json, jsonl, prompt)");
+}
+
+CitationStyle ParseCitationStyle(std::string_view name) {
+  if (name == "none") return CitationStyle::kNone;
+  if (name == "short") return CitationStyle::kShort;
+  if (name == "full") return CitationStyle::kFull;
+  throw std::invalid_argument("unknown citation style '" + std::string(name) +
+                              "' (none, short, full)");
+}
+
+std::string ReviewCitationId(const std::string& external_id, uint64_t content_hash) {
+  if (!external_id.empty()) return external_id;
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "h:%016llx", static_cast<unsigned long long>(content_hash));
+  return buf;
+}
+
+std::string CitationMark(const std::string& citation_id, CitationStyle style) {
+  if (style == CitationStyle::kNone) return "";
+  std::string id;
+  for (char c : citation_id) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || c == ':' ||
+        c == '-') {
+      id += c;
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", u);
+      id += buf;
+    }
+  }
+  // Short: the first 8 characters of the written id ("h:" ids keep 8 hex digits).
+  if (style == CitationStyle::kShort) {
+    const size_t keep = id.rfind("h:", 0) == 0 ? 10 : 8;
+    if (id.size() > keep) id.resize(keep);
+  }
+  return "[" + id + "]";
+}
+
+std::string PromptInline(std::string_view s) {
+  std::string out = TerminalSafe(s);
+  for (char& c : out) {
+    if (c == '[') c = '(';
+    if (c == ']') c = ')';
+  }
+  return out;
+}
+
+int64_t ParseExportTime(std::string_view text, bool until) {
+  const std::string t(text);
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument("invalid time '" + TerminalSafe(t) + "': " + why +
+                                 " (YYYY-MM-DD or unix seconds)");
+  };
+  if (t.empty()) throw bad("empty");
+  if (t.find_first_not_of("0123456789") == std::string::npos) {
+    if (t.size() > 12) throw bad("too large");
+    return std::stoll(t);
+  }
+  int y = 0, m = 0, d = 0;
+  char tail = 0;
+  if (t.size() != 10 || std::sscanf(t.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 ||
+      t[4] != '-' || t[7] != '-' || m < 1 || m > 12 || d < 1 || d > 31 || y < 1970) {
+    throw bad("not a date");
+  }
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = m - 1;
+  tm.tm_mday = d;
+  const int64_t start = static_cast<int64_t>(timegm(&tm));
+  if (tm.tm_mday != d) throw bad("no such day");
+  return until ? start + 86400 - 1 : start;
+}
+
+bool ExportFilter::Admits(const std::optional<double>& rating,
+                          const std::optional<int64_t>& time) const {
+  if ((min_rating || max_rating) && !rating) return false;
+  if (min_rating && *rating < *min_rating) return false;
+  if (max_rating && *rating > *max_rating) return false;
+  if ((since || until) && !time) return false;
+  if (since && *time < *since) return false;
+  if (until && *time > *until) return false;
+  return true;
 }
 
 namespace {
@@ -26,6 +113,12 @@ namespace {
 std::string Fixed(double v, int digits) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
@@ -43,19 +136,12 @@ std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
          " " + tokenizer + " tokens, " + std::to_string(p.tokens_before - p.tokens_after) +
          " saved (" + Ratio(p.tokens_before, p.tokens_after) + ")";
   }
+  if (!p.budget.empty()) s += "; budget " + p.budget;
   return s;
 }
 
-std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
-  std::string o = "{\"product\":" + JsonQuote(p.product);
-  if (p.review_id) o += ",\"review\":" + std::to_string(p.review_id);
-  o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
-  o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
-  o += ",\"summary\":" + JsonQuote(p.body) + ",\"citations\":[";
-  for (size_t i = 0; i < p.review_ids.size(); ++i) {
-    o += (i ? "," : "") + std::to_string(p.review_ids[i]);
-  }
-  o += "],\"words_before\":" + std::to_string(p.words_before) +
+void AppendSizes(std::string& o, const ProductExport& p, const std::string& tokenizer) {
+  o += ",\"words_before\":" + std::to_string(p.words_before) +
        ",\"words_after\":" + std::to_string(p.words_after);
   if (!tokenizer.empty()) {
     o += ",\"tokenizer\":" + JsonQuote(tokenizer) +
@@ -67,16 +153,63 @@ std::string JsonObject(const ProductExport& p, const std::string& tokenizer) {
               ? Fixed(static_cast<double>(p.tokens_before) / static_cast<double>(p.tokens_after), 2)
               : std::string("null"));
   }
+}
+
+// The flat export's JSON object (unchanged but for the citations, now dump ids).
+std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer) {
+  std::string o = "{\"product\":" + JsonQuote(p.product);
+  if (p.review_id) o += ",\"review\":" + std::to_string(p.review_id);
+  o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
+  o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
+  o += ",\"summary\":" + JsonQuote(p.body) + ",\"citations\":[";
+  for (size_t i = 0; i < p.citations.size(); ++i) {
+    o += (i ? "," : "") + JsonQuote(p.citations[i]);
+  }
+  o += "]";
+  AppendSizes(o, p, tokenizer);
   return o + "}";
 }
 
-}  // namespace
+std::string RatingJson(const ProductExport& p) {
+  if (!p.avg_rating) return "null";
+  std::string o = "{\"mean\":" + Fixed(*p.avg_rating, 2) + ",\"distribution\":{";
+  for (size_t i = 0; i < p.rating_distribution.size(); ++i) {
+    o += (i ? "," : "") + JsonQuote(Number(p.rating_distribution[i].first)) + ":" +
+         std::to_string(p.rating_distribution[i].second);
+  }
+  return o + "}}";
+}
 
-namespace {
+std::string StructuredJsonObject(const ProductExport& p, const std::string& tokenizer) {
+  std::string o = "{\"product\":" + JsonQuote(p.product) + ",\"run\":" + std::to_string(p.run_id) +
+                  ",\"reviews\":" + std::to_string(p.reviews) + ",\"rating\":" + RatingJson(p) +
+                  ",\"budget\":" + JsonQuote(p.budget) + ",\"points\":[";
+  for (size_t i = 0; i < p.points.size(); ++i) {
+    const ExportedPoint& x = p.points[i];
+    o += (i ? "," : "");
+    o += "{\"text\":" + JsonQuote(x.text) + ",\"polarity\":" + JsonQuote(x.polarity) +
+         ",\"support\":" + std::to_string(x.support) + ",\"share\":" + Fixed(x.share, 4) +
+         ",\"aspect\":" + (x.aspect.empty() ? std::string("null") : JsonQuote(x.aspect)) +
+         ",\"weight\":" + Fixed(x.weight, 6) + ",\"review\":" + JsonQuote(x.review) +
+         ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
+  }
+  o += "],\"summary\":" + JsonQuote(p.body);
+  AppendSizes(o, p, tokenizer);
+  return o + "}";
+}
 
 // The product key as shown: a dump without a product field puts every review under "".
 std::string ShownProduct(const std::string& key) {
   return key.empty() ? "(no product field)" : key;
+}
+
+// "5:6 4:2 3:1" (rating:reviews, highest rating first).
+std::string DistributionText(const ProductExport& p) {
+  std::string s;
+  for (auto it = p.rating_distribution.rbegin(); it != p.rating_distribution.rend(); ++it) {
+    s += (s.empty() ? "" : " ") + Number(it->first) + ":" + std::to_string(it->second);
+  }
+  return s;
 }
 
 // The summaries to export, one per subject: of the run asked for, or each subject's latest.
@@ -102,6 +235,394 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
   return summaries;
 }
 
+// --- structured export --------------------------------------------------------------------------
+
+enum Section { kPraise = 0, kComplaints = 1, kOther = 2 };
+constexpr const char* kSectionNames[] = {"Praise", "Complaints", "Other"};
+
+Section SectionOf(const std::string& polarity) {
+  if (polarity == "praise") return kPraise;
+  if (polarity == "complaint") return kComplaints;
+  return kOther;
+}
+
+std::string ShareText(double share) {
+  const double percent = 100.0 * share;
+  if (percent > 0 && percent < 0.5) return "<1%";
+  return Fixed(percent, 0) + "%";
+}
+
+// Renders what a budget measures (see the header comment) for one choice of points.
+class Renderer {
+ public:
+  Renderer(const ExportOptions& options, std::string prompt_header)
+      : options_(options), prompt_header_(std::move(prompt_header)) {}
+
+  std::string Line(const ExportedPoint& p) const {
+    const std::string share = ShareText(p.share);
+    const std::string support = std::to_string(p.support);
+    std::string cite = CitationMark(p.review, options_.citations);
+    if (!cite.empty()) cite = " " + cite;
+    switch (options_.format) {
+      case ExportFormat::kText:
+        return "- " + share + " (" + support + (p.support == 1 ? " review) " : " reviews) ") +
+               TerminalSafe(p.text) + cite + "\n";
+      case ExportFormat::kMarkdown:
+        return "- " + share + " (" + support + (p.support == 1 ? " review) " : " reviews) ") +
+               MarkdownInline(p.text) + cite + "\n";
+      case ExportFormat::kJson:
+      case ExportFormat::kJsonl:
+        return "- " + share + " (" + support + (p.support == 1 ? " review) " : " reviews) ") +
+               p.text + cite + "\n";
+      case ExportFormat::kPrompt:
+        return "- " + share + " (" + support + ") " + PromptInline(p.text) + cite + "\n";
+    }
+    return "";
+  }
+
+  std::string SectionHeader(Section s) const {
+    const std::string name = kSectionNames[s];
+    switch (options_.format) {
+      case ExportFormat::kMarkdown:
+        return "**" + name + "**\n";
+      case ExportFormat::kPrompt:
+        return name + ":\n";
+      default:
+        return name + "\n";
+    }
+  }
+
+  // The measured text for `chosen[s]` (indexes into sections[s], in section order).
+  std::string Body(const std::vector<ExportedPoint> (&sections)[3],
+                   const std::vector<size_t> (&chosen)[3]) const {
+    std::string body = options_.format == ExportFormat::kPrompt ? prompt_header_ : "";
+    for (int s = 0; s < 3; ++s) {
+      if (chosen[s].empty()) continue;
+      body += SectionHeader(static_cast<Section>(s));
+      std::vector<size_t> order = chosen[s];
+      std::sort(order.begin(), order.end());
+      for (size_t i : order) body += Line(sections[s][i]);
+    }
+    return body;
+  }
+
+ private:
+  const ExportOptions& options_;
+  std::string prompt_header_;
+};
+
+// Measures emitted text against a budget.
+class Meter {
+ public:
+  Meter(Budget budget, const CostFunction& words, const TokenCounter* tokens, int64_t words_before)
+      : budget_(budget), words_(words), tokens_(tokens) {
+    if (budget.unit == Budget::Unit::kTokens && !tokens) {
+      throw std::invalid_argument("the budget " + budget.ToString() +
+                                  " is in tokens: it needs the tokenizer (drop --no-tokens)");
+    }
+    limit_ = budget.unit == Budget::Unit::kRatio
+                 ? std::floor(budget.amount * static_cast<double>(words_before))
+                 : budget.amount;
+  }
+  // The cost of `text` holding `points` points, in the budget's unit.
+  double Cost(const std::string& text, size_t points) const {
+    switch (budget_.unit) {
+      case Budget::Unit::kSentences:
+        return static_cast<double>(points);
+      case Budget::Unit::kTokens:
+        return static_cast<double>(tokens_->Count(text));
+      case Budget::Unit::kWords:
+      case Budget::Unit::kRatio:
+        return static_cast<double>(words_(text));
+    }
+    return 0;
+  }
+  bool Fits(const std::string& text, size_t points) const { return Cost(text, points) <= limit_; }
+
+ private:
+  Budget budget_;
+  const CostFunction& words_;
+  const TokenCounter* tokens_;
+  double limit_ = 0;
+};
+
+// Chooses the points to emit under the budget (see the header comment). Returns false when not
+// even the empty body (the prompt header) fits.
+bool Choose(const Renderer& render, const Meter& meter, const std::vector<ExportedPoint> (&sec)[3],
+            std::vector<size_t> (&chosen)[3]) {
+  size_t count = 0;
+  auto fits_with = [&](int s, size_t i) {
+    chosen[s].push_back(i);
+    const bool ok = meter.Fits(render.Body(sec, chosen), count + 1);
+    chosen[s].pop_back();
+    return ok;
+  };
+  if (!meter.Fits(render.Body(sec, chosen), 0)) return false;
+  size_t next[3] = {0, 0, 0};
+  bool stopped[3] = {false, false, false};
+  double used[3] = {0, 0, 0}, support[3] = {0, 0, 0};
+  for (int s = 0; s < 3; ++s) {
+    for (const ExportedPoint& p : sec[s]) support[s] += static_cast<double>(p.support);
+  }
+  auto take = [&](int s, size_t i) {
+    chosen[s].push_back(i);
+    ++count;
+    used[s] += meter.Cost(render.Line(sec[s][i]), 1);
+    next[s] = i + 1;
+  };
+  // 1. Each of Praise and Complaints: its first point that fits.
+  for (int s : {kPraise, kComplaints}) {
+    for (size_t i = 0; i < sec[s].size(); ++i) {
+      if (fits_with(s, i)) {
+        take(s, i);
+        break;
+      }
+    }
+    if (chosen[s].empty()) stopped[s] = true;
+  }
+  // 2. The section with the lowest cost per unit of support gets its next point.
+  while (true) {
+    int best = -1;
+    for (int s : {kPraise, kComplaints}) {
+      if (stopped[s] || next[s] >= sec[s].size()) continue;
+      const double load = used[s] / std::max(support[s], 1.0);
+      if (best < 0 || load < used[best] / std::max(support[best], 1.0)) best = s;
+    }
+    if (best < 0) break;
+    if (fits_with(best, next[best])) {
+      take(best, next[best]);
+    } else {
+      stopped[best] = true;
+    }
+  }
+  // 3. Other, with what is left; its best fitting point when nothing else was taken.
+  size_t i = 0;
+  if (count == 0) {
+    while (i < sec[kOther].size() && !fits_with(kOther, i)) ++i;
+  }
+  for (; i < sec[kOther].size() && fits_with(kOther, i); ++i) take(kOther, i);
+  return true;
+}
+
+// The budget a run used ("budget" in runs.params), or the summarize default.
+Budget RunBudget(ReviewStore& store, int64_t run_id) {
+  std::optional<RunInfo> run = store.GetRun(run_id);
+  const std::string key = "\"budget\":\"";
+  if (run) {
+    const size_t at = run->params_json.find(key);
+    if (at != std::string::npos) {
+      const size_t begin = at + key.size();
+      const size_t end = run->params_json.find('"', begin);
+      if (end != std::string::npos) {
+        try {
+          return ParseBudget(run->params_json.substr(begin, end - begin));
+        } catch (const std::invalid_argument&) {
+        }
+      }
+    }
+  }
+  return SummarizeOptions{}.budget;
+}
+
+// The points of `product` as exported: in the filter (see the header comment), by section, each
+// section by support then stored rank.
+void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
+                const ExportFilter& filter, const std::map<int64_t, std::string>& cited,
+                const std::map<int64_t, std::string>& sentence_text, int64_t reviews,
+                std::vector<ExportedPoint> (&sections)[3]) {
+  std::vector<std::pair<int64_t, ExportedPoint>> all;  // (stored idx, point)
+  for (const StoredPoint& sp : store.RunPoints(run_id, product)) {
+    ExportedPoint p;
+    p.text = sp.text;
+    p.polarity = sp.polarity;
+    p.support = sp.support;
+    p.share = sp.share;
+    p.aspect = sp.aspect;
+    p.weight = sp.weight;
+    p.sentence_id = sp.sentence_id;
+    int64_t review = sp.review_id;
+    if (filter.active()) {
+      std::set<int64_t> in;
+      const StoredPointMember* best = nullptr;
+      bool representative_in = false;
+      for (const StoredPointMember& m : sp.members) {
+        if (!cited.count(m.review_id)) continue;
+        in.insert(m.review_id);
+        if (m.sentence_id == sp.sentence_id) representative_in = true;
+        if (!best) best = &m;  // members are by decreasing similarity
+      }
+      if (in.empty()) continue;
+      if (!representative_in && cited.count(sp.review_id)) representative_in = true;
+      if (!representative_in) {
+        auto text = sentence_text.find(best->sentence_id);
+        if (text == sentence_text.end()) continue;
+        p.text = text->second;
+        p.sentence_id = best->sentence_id;
+        review = best->review_id;
+      }
+      p.support = static_cast<int64_t>(in.size());
+      p.share = reviews ? static_cast<double>(p.support) / static_cast<double>(reviews) : 0;
+    }
+    auto c = cited.find(review);
+    if (c == cited.end()) continue;  // review deleted since the run
+    p.review = c->second;
+    all.emplace_back(sp.idx, std::move(p));
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    if (a.second.support != b.second.support) return a.second.support > b.second.support;
+    return a.first < b.first;
+  });
+  for (auto& [idx, p] : all) sections[SectionOf(p.polarity)].push_back(std::move(p));
+}
+
+std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOptions& options,
+                                            std::ostream& stream) {
+  // Per product, the run its points come from.
+  std::map<std::string, int64_t> run_of;
+  if (options.run_id) {
+    if (!store.GetRun(*options.run_id)) {
+      throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
+    }
+    for (const std::string& product : store.Products()) {
+      if (!store.RunPoints(*options.run_id, product).empty()) run_of[product] = *options.run_id;
+    }
+  } else {
+    for (const StoredPoint& p : store.LatestPoints()) run_of[p.product] = p.run_id;
+  }
+  if (run_of.empty()) {
+    if (!options.run_id && store.LatestSummaries("product").empty()) {
+      throw std::runtime_error(store.path() + ": no product summaries yet; run `revsum summarize`");
+    }
+    throw std::runtime_error(
+        store.path() + ": no points" +
+        (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
+        " (summaries made before points were stored); run `revsum summarize` again, or export "
+        "--flat");
+  }
+  std::vector<std::string> products = options.products;
+  if (products.empty()) {
+    for (const auto& [key, run] : run_of) products.push_back(key);
+  }
+  for (const std::string& product : products) {
+    if (run_of.count(product)) continue;
+    if (!store.HasProduct(product)) {
+      throw std::runtime_error(store.path() + ": no product '" + product + "'");
+    }
+    throw std::runtime_error(
+        store.path() + ": product '" + product + "' has no points" +
+        (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
+        "; summarise it first (or export --flat)");
+  }
+
+  std::ostringstream out;
+  const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
+  const CostFunction words = BudgetWordCost();
+  std::map<int64_t, Budget> run_budgets;
+  std::vector<ProductExport> exported;
+  bool first = true;
+  if (options.format == ExportFormat::kJson) out << "[";
+  for (const std::string& product : products) {
+    ProductExport p;
+    p.product = product;
+    p.run_id = run_of[product];
+    // Reviews in the filter: their citations, ratings and texts.
+    std::map<int64_t, std::string> cited;
+    std::map<double, int64_t> distribution;
+    double rating_sum = 0;
+    int64_t rated = 0;
+    for (const ReviewStore::ReviewFacts& f : store.ProductReviewFacts(product)) {
+      if (!options.filter.Admits(f.rating, f.time)) continue;
+      cited[f.id] = ReviewCitationId(f.external_id, f.content_hash);
+      if (f.rating) {
+        rating_sum += *f.rating;
+        ++rated;
+        ++distribution[*f.rating];
+      }
+    }
+    if (cited.empty()) continue;  // no review of the product is in the filter
+    p.reviews = static_cast<int64_t>(cited.size());
+    if (rated) p.avg_rating = rating_sum / static_cast<double>(rated);
+    p.rating_distribution.assign(distribution.begin(), distribution.end());
+    std::map<int64_t, std::string> sentence_text;
+    std::string all_reviews;
+    for (const StoredReview& r : store.GetProductReviews(product)) {
+      if (!cited.count(r.id)) continue;
+      for (const StoredSentence& s : r.sentences) sentence_text[s.id] = s.text;
+      all_reviews += r.text;
+      all_reviews += '\n';
+      p.words_before += static_cast<int64_t>(words(r.text));
+    }
+    std::vector<ExportedPoint> sections[3];
+    ViewPoints(store, p.run_id, product, options.filter, cited, sentence_text, p.reviews, sections);
+
+    if (!run_budgets.count(p.run_id)) run_budgets[p.run_id] = RunBudget(store, p.run_id);
+    const Budget budget = options.budget ? *options.budget : run_budgets[p.run_id];
+    p.budget = budget.ToString();
+    const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
+    const std::string distribution_text = DistributionText(p);
+    std::string prompt_header;
+    if (options.format == ExportFormat::kPrompt) {
+      prompt_header = "Product: " + PromptInline(ShownProduct(product)) +
+                      "\nReviews: " + std::to_string(p.reviews);
+      if (p.avg_rating) {
+        prompt_header +=
+            "; average rating " + rating + "; ratings (rating:reviews) " + distribution_text;
+      }
+      prompt_header += "\n";
+    }
+    const Renderer render(options, prompt_header);
+    const Meter meter(budget, words, options.tokens, p.words_before);
+    std::vector<size_t> chosen[3];
+    p.left_out = !Choose(render, meter, sections, chosen);
+    p.body = render.Body(sections, chosen);
+    for (int s = 0; s < 3; ++s) {
+      std::vector<size_t> order = chosen[s];
+      std::sort(order.begin(), order.end());
+      for (size_t i : order) p.points.push_back(sections[s][i]);
+    }
+    p.words_after = static_cast<int64_t>(words(p.body));
+    if (options.tokens) {
+      p.tokens_before = static_cast<int64_t>(options.tokens->Count(all_reviews));
+      p.tokens_after = static_cast<int64_t>(options.tokens->Count(p.body));
+    }
+    if (p.left_out) {
+      p.body.clear();
+      p.points.clear();
+      exported.push_back(std::move(p));
+      continue;
+    }
+
+    const std::string counts = std::to_string(p.reviews) + " reviews, average rating " + rating +
+                               ", run " + std::to_string(p.run_id);
+    switch (options.format) {
+      case ExportFormat::kText:
+        out << "== " << TerminalSafe(ShownProduct(product)) << " (" << counts << ") ==\n";
+        if (p.avg_rating) out << "Ratings (rating:reviews): " << distribution_text << "\n";
+        out << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
+        break;
+      case ExportFormat::kMarkdown:
+        out << "## " << MarkdownInline(ShownProduct(product)) << "\n\n*" << counts;
+        if (p.avg_rating) out << "; ratings (rating:reviews) " << distribution_text;
+        out << "*\n\n" << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
+        break;
+      case ExportFormat::kJson:
+        out << (first ? "\n " : ",\n ") << StructuredJsonObject(p, tokenizer);
+        break;
+      case ExportFormat::kJsonl:
+        out << StructuredJsonObject(p, tokenizer) << "\n";
+        break;
+      case ExportFormat::kPrompt:
+        out << (first ? "" : "\n") << p.body;
+        break;
+    }
+    first = false;
+    exported.push_back(std::move(p));
+  }
+  if (options.format == ExportFormat::kJson) out << "\n]\n";
+  stream << out.str();
+  return exported;
+}
+
 }  // namespace
 
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
@@ -111,6 +632,17 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
                                 "'");
   }
   const bool review_scope = options.scope == "review";
+  const bool flat = options.flat || review_scope;
+  if (flat && options.format == ExportFormat::kPrompt) {
+    throw std::invalid_argument("--format prompt exports the points of product summaries; it " +
+                                std::string("cannot be combined with --flat or --scope review"));
+  }
+  if (flat && (options.budget || options.filter.active())) {
+    throw std::invalid_argument(
+        "--budget and the review filters apply to the structured export, not to --flat or "
+        "--scope review (the stored flat summaries are exported as they are)");
+  }
+  if (!flat) return ExportStructured(store, options, stream);
   std::vector<StoredSummary> summaries = ChooseSummaries(store, options);
 
   // What to write, in order: (summary, the reviews it summarises). Product scope: one entry per
@@ -166,6 +698,19 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
   std::ostringstream out;
   const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
   const CostFunction words = BudgetWordCost();
+  std::map<std::string, std::map<int64_t, std::string>> citation_ids;  // product -> review -> id
+  auto citation_of = [&](const std::string& product, int64_t review) -> std::string {
+    auto found = citation_ids.find(product);
+    if (found == citation_ids.end()) {
+      std::map<int64_t, std::string>& ids = citation_ids[product];
+      for (const ReviewStore::ReviewFacts& f : store.ProductReviewFacts(product)) {
+        ids[f.id] = ReviewCitationId(f.external_id, f.content_hash);
+      }
+      found = citation_ids.find(product);
+    }
+    auto id = found->second.find(review);
+    return id == found->second.end() ? std::string() : id->second;
+  };
   std::vector<ProductExport> exported;
   if (options.format == ExportFormat::kJson) out << "[";
   for (size_t i = 0; i < items.size(); ++i) {
@@ -179,7 +724,10 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     ProductExport p;
     p.product = items[i].product;
     p.run_id = summary.run_id;
-    if (review_scope) p.review_id = reviews[0].id;
+    if (review_scope) {
+      p.review_id = reviews[0].id;
+      p.review_cited = citation_of(p.product, p.review_id);
+    }
     p.reviews = static_cast<int64_t>(reviews.size());
     double rating_sum = 0;
     int rated = 0;
@@ -202,17 +750,20 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
       auto it = sentence.find(id);
       if (it == sentence.end()) continue;  // sentence deleted since the run
       const auto& [review_id, text] = it->second;
-      p.review_ids.push_back(review_id);
-      const std::string cite = "[r" + std::to_string(review_id) + "]";
+      const std::string cited = citation_of(p.product, review_id);
+      p.citations.push_back(cited);
+      std::string cite = CitationMark(cited, options.citations);
+      if (!cite.empty()) cite = " " + cite;
       switch (options.format) {
         case ExportFormat::kText:
-          p.body += "- " + TerminalSafe(text) + " " + cite + "\n";
+          p.body += "- " + TerminalSafe(text) + cite + "\n";
           break;
         case ExportFormat::kMarkdown:
-          p.body += "- " + MarkdownInline(text) + " " + cite + "\n";
+          p.body += "- " + MarkdownInline(text) + cite + "\n";
           break;
         case ExportFormat::kJson:
         case ExportFormat::kJsonl:
+        case ExportFormat::kPrompt:
           p.body += (p.body.empty() ? "" : " ") + text;
           break;
       }
@@ -242,10 +793,11 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
             << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
         break;
       case ExportFormat::kJson:
-        out << (i ? ",\n " : "\n ") << JsonObject(p, tokenizer);
+        out << (i ? ",\n " : "\n ") << FlatJsonObject(p, tokenizer);
         break;
       case ExportFormat::kJsonl:
-        out << JsonObject(p, tokenizer) << "\n";
+      case ExportFormat::kPrompt:
+        out << FlatJsonObject(p, tokenizer) << "\n";
         break;
     }
     exported.push_back(std::move(p));

@@ -91,4 +91,59 @@ std::optional<ReviewStore::RatingRange> ReviewStore::Ratings(const std::string& 
   return out;
 }
 
+std::vector<StoredPoint> ReviewStore::RunPoints(int64_t run_id, const std::string& product) {
+  Flush();
+  Statement q(db_,
+              "SELECT pt.id, pt.run_id, pt.product, pt.idx, pt.text, pt.sentence_id, pt.review, "
+              "rv.external_id, pt.polarity, pt.support, pt.share, coalesce(pt.aspect, ''), "
+              "pt.weight FROM points pt JOIN reviews rv ON rv.id = pt.review "
+              "WHERE pt.run_id = ?1 AND pt.product = ?2 ORDER BY pt.idx");
+  q.Bind(1, run_id).Bind(2, product);
+  std::vector<StoredPoint> out;
+  while (q.Step()) {
+    StoredPoint p;
+    p.id = q.Int(0);
+    p.run_id = q.Int(1);
+    p.product = q.Text(2);
+    p.idx = q.Int(3);
+    p.text = q.Text(4);
+    p.sentence_id = q.Int(5);
+    p.review_id = q.Int(6);
+    p.external_id = q.Text(7);
+    p.polarity = q.Text(8);
+    p.support = q.Int(9);
+    p.share = q.Double(10);
+    p.aspect = q.Text(11);
+    p.weight = q.Double(12);
+    out.push_back(std::move(p));
+  }
+  Statement m(db_,
+              "SELECT sentence_id, review_id, similarity FROM point_members WHERE point_id = ?1 "
+              "ORDER BY similarity DESC, sentence_id");
+  for (StoredPoint& p : out) {
+    m.Bind(1, p.id);
+    while (m.Step()) p.members.push_back({m.Int(0), m.Int(1), m.Double(2)});
+  }
+  return out;
+}
+
+std::vector<ReviewStore::ReviewFacts> ReviewStore::ProductReviewFacts(const std::string& product) {
+  Flush();
+  Statement q(db_,
+              "SELECT r.id, r.external_id, r.content_hash, r.rating, r.time FROM reviews r "
+              "JOIN products p ON p.id = r.product_id WHERE p.key = ?1 ORDER BY r.id");
+  q.Bind(1, product);
+  std::vector<ReviewFacts> out;
+  while (q.Step()) {
+    ReviewFacts f;
+    f.id = q.Int(0);
+    f.external_id = q.Text(1);
+    f.content_hash = static_cast<uint64_t>(q.Int(2));
+    if (!q.IsNull(3)) f.rating = q.Double(3);
+    if (!q.IsNull(4)) f.time = q.Int(4);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 }  // namespace revsum
