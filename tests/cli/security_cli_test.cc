@@ -78,7 +78,7 @@ class SecurityCliTest : public ::testing::Test {
     ASSERT_EQ(summarize.exit_code, 0) << summarize.err;
   }
 
-  // Products and kept sentences of the latest run, from the JSON export (JSON quotes everything).
+  // Products and exported points of the latest run, from the JSON export (JSON quotes everything).
   void ExpectedStructure(size_t* products, size_t* sentences) {
     CommandResult json = RunRevsum("export --no-tokens --format json --db " + db_);
     ASSERT_EQ(json.exit_code, 0) << json.err;
@@ -88,9 +88,9 @@ class SecurityCliTest : public ::testing::Test {
     *products = array.size();
     *sentences = 0;
     for (simdjson::dom::element p : array) {
-      simdjson::dom::array citations;
-      ASSERT_EQ(p["citations"].get(citations), simdjson::SUCCESS);
-      *sentences += citations.size();
+      simdjson::dom::array points;
+      ASSERT_EQ(p["points"].get(points), simdjson::SUCCESS);
+      *sentences += points.size();
     }
   }
 
@@ -148,7 +148,7 @@ TEST_F(SecurityCliTest, TextAndMarkdownExportsHaveNoRawControlFromTheData) {
 
 // --- 3. Export structure ------------------------------------------------------------------------
 
-TEST_F(SecurityCliTest, TextExportHasOneHeaderPerProductAndOneCitedLinePerSentence) {
+TEST_F(SecurityCliTest, TextExportHasOneHeaderPerProductAndOneCitedLinePerPoint) {
   MakeStore(kHostileDump);
   size_t products = 0, sentences = 0;
   ExpectedStructure(&products, &sentences);
@@ -157,9 +157,9 @@ TEST_F(SecurityCliTest, TextExportHasOneHeaderPerProductAndOneCitedLinePerSenten
   ASSERT_EQ(r.exit_code, 0) << r.err;
   size_t headers = 0, bullets = 0, sizes = 0;
   const std::regex header(R"(^== .* \(\d+ reviews, average rating [0-9.na/]+, run \d+\) ==$)");
-  const std::regex bullet(R"(^- .* \[r\d+\]$)");
+  const std::regex bullet(R"(^- (\d+%|<1%) \(\d+ reviews?\) .* \[[A-Za-z0-9:%-]+\]$)");
   for (const std::string& line : Lines(r.out)) {
-    if (line.empty()) continue;
+    if (line.empty() || line == "Praise" || line == "Complaints" || line == "Other") continue;
     if (std::regex_match(line, header)) {
       ++headers;
     } else if (std::regex_match(line, bullet)) {
@@ -192,8 +192,8 @@ TEST_F(SecurityCliTest, MarkdownExportCannotBeForgedByKeysOrSentences) {
   }
   EXPECT_EQ(headings, products) << r.out;
   EXPECT_EQ(bullets, sentences) << r.out;
-  // Citations: an unescaped [rN]. Each bullet has exactly one, at its end.
-  const std::regex citation(R"((^|[^\\])\[r\d+\])");
+  // Citations: an unescaped [ID] (a dump id, percent-encoded). Each bullet has exactly one.
+  const std::regex citation(R"((^|[^\\])\[[A-Za-z0-9:%-]+\])");
   const auto count = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), citation),
                                    std::sregex_iterator());
   EXPECT_EQ(static_cast<size_t>(count), sentences) << r.out;

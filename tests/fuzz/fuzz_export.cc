@@ -1,11 +1,13 @@
-// Fuzzes the exporters (revsum/export.h) with hostile product keys and sentences: a small store is
-// built from the input (1-3 products with keys from the input, 1-3 reviews each, 1-3 sentences
-// per review with texts from the input, any valid UTF-8 without NUL, as the readers allow), a
-// finished run keeps a subset of the sentences chosen by the input, and every format is exported.
+// Fuzzes the flat exporters (revsum/export.h, --flat) with hostile product keys and sentences: a
+// small store is built from the input (1-3 products with keys from the input, 1-3 reviews each, 1-3
+// sentences per review with texts from the input, any valid UTF-8 without NUL, as the readers
+// allow), a finished run keeps a subset of the sentences chosen by the input, and every format is
+// exported.
 //
 // Checked, as a consumer would read the output (not by calling the escapes again):
 //   - text: exactly one "== ... ==" header, one "- ... [r<id>]" line per kept sentence with its
-//     review's id, one "(sizes)" line and one blank line per product, in that order;
+//     review's dump id (the fuzzer gives review <id> the dump id "r<id>"), one "(sizes)" line and
+//     one blank line per product, in that order;
 //   - markdown: the same blocks, with "## " headings; the only lines that start with '#' are the
 //     headings and the only lines that start with "- " are the kept sentences; inside a heading or
 //     sentence every markdown metacharacter is backslash-escaped, '<' '>' never appear raw, no
@@ -131,6 +133,7 @@ void CheckMarkdownInline(std::string_view s, const std::string& what) {
 std::string Export(revsum::ReviewStore& store, revsum::ExportFormat format) {
   revsum::ExportOptions options;
   options.format = format;
+  options.flat = true;
   std::ostringstream out;
   revsum::ExportSummaries(store, options, out);
   return out.str();
@@ -207,10 +210,10 @@ void CheckJsonProduct(simdjson::dom::element element, const Product& p, const ch
   FUZZ_CHECK(element["citations"].get(citations) == simdjson::SUCCESS, "json citations");
   size_t i = 0;
   for (simdjson::dom::element c : citations) {
-    int64_t id = 0;
-    FUZZ_CHECK(
-        c.get(id) == simdjson::SUCCESS && i < p.kept_reviews.size() && id == p.kept_reviews[i],
-        std::string(format) + ": citation " + std::to_string(i));
+    std::string_view id;
+    FUZZ_CHECK(c.get(id) == simdjson::SUCCESS && i < p.kept_reviews.size() &&
+                   id == "r" + std::to_string(p.kept_reviews[i]),
+               std::string(format) + ": citation " + std::to_string(i));
     ++i;
   }
   FUZZ_CHECK(i == p.kept_reviews.size(), std::string(format) + ": citation count");
