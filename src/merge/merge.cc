@@ -165,6 +165,7 @@ class Merger {
     MergeRuns();
     MergeScores();
     MergeSummaries();
+    MergePoints();
     FinishRuns();
     AddSourceCounts();
     return counts_;
@@ -415,6 +416,42 @@ class Merger {
       insert.Bind(5, store_internal::JoinIds(ids));
       for (int c = 6; c <= 12; ++c) insert.BindValue(c, q, c - 1);
       counts_.summaries += insert.Run();
+    }
+  }
+
+  // Points and their evidence (schema 5), with run, sentence and review ids remapped. A point that
+  // is already in the output (same run, product and rank) is kept as it is, like a summary.
+  void MergePoints() {
+    Query insert(out_,
+                 "INSERT OR IGNORE INTO points(run_id, product, idx, text, sentence_id, review, "
+                 "polarity, support, share, aspect, weight) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,"
+                 "?10,?11)");
+    Query member(out_,
+                 "INSERT OR IGNORE INTO point_members(point_id, sentence_id, review_id, "
+                 "similarity) VALUES (?1,?2,?3,?4)");
+    Query q(in_,
+            "SELECT id, run_id, product, idx, text, sentence_id, review, polarity, support, "
+            "share, aspect, weight FROM points ORDER BY id");
+    Query members(in_,
+                  "SELECT sentence_id, review_id, similarity FROM point_members "
+                  "WHERE point_id = ?1 ORDER BY sentence_id");
+    while (q.Step()) {
+      auto run = runs_.find(q.Int(1));
+      const int64_t sentence = sentences_->Get(q.Int(5));
+      const int64_t review = reviews_->Get(q.Int(6));
+      if (run == runs_.end() || !sentence || !review) continue;
+      insert.Bind(1, run->second.out_id).BindValue(2, q, 2).BindValue(3, q, 3).BindValue(4, q, 4);
+      insert.Bind(5, sentence).Bind(6, review);
+      for (int c = 7; c <= 11; ++c) insert.BindValue(c, q, c);
+      if (!insert.Run()) continue;
+      const int64_t point = sqlite3_last_insert_rowid(out_);
+      members.Bind(1, q.Int(0));
+      while (members.Step()) {
+        const int64_t s = sentences_->Get(members.Int(0));
+        const int64_t r = reviews_->Get(members.Int(1));
+        if (!s || !r) continue;
+        member.Bind(1, point).Bind(2, s).Bind(3, r).BindValue(4, members, 2).Run();
+      }
     }
   }
 
