@@ -361,7 +361,8 @@ std::string HeadDescription(const std::string& head) {
   if (head == "centroid") return "closeness to the average of everything the scope says";
   if (head == "opinion") return "evaluation (\"great quality, recommend\") rather than narration";
   if (head.rfind("aspect:", 0) == 0) {
-    return "the overall review tilted towards " + head.substr(7) + " (seed sentences about it)";
+    return "the overall review tilted towards " + head.substr(7) +
+           ", the aspect's seed sentences (models/seeds)";
   }
   if (head.rfind("topic:", 0) == 0) {
     return "main topic " + head.substr(6) + " of the scope (a principal direction)";
@@ -531,8 +532,18 @@ void WriteProduct(std::string& o, const ProductView& p, size_t i, const ReportOp
   o += "<label>review <select class=\"att-select\" data-product-index=\"" + std::to_string(i) +
        "\"></select></label><div class=\"att-view\" data-product-index=\"" + std::to_string(i) +
        "\"></div><dl class=\"legend\">";
+  // The aspect heads share one entry: they differ only in the aspect they lean towards.
+  std::string aspects;
   for (const std::string& h : p.heads) {
+    if (h.rfind("aspect:", 0) == 0) {
+      aspects += (aspects.empty() ? "" : ", ") + h.substr(7);
+      continue;
+    }
     o += "<dt>" + HtmlEscape(h) + "</dt><dd>" + HtmlEscape(HeadDescription(h)) + "</dd>";
+  }
+  if (!aspects.empty()) {
+    o += "<dt>aspect:X</dt><dd>" + HtmlEscape(HeadDescription("aspect:X")) + "; X is one of " +
+         HtmlEscape(aspects) + "</dd>";
   }
   o += "<dt>final</dt><dd>the heads mixed (consensus carries most of a product's weight); a "
        "product's final weights sum to 1 over all its sentences</dd></dl></div></section>";

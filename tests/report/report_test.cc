@@ -296,7 +296,8 @@ TEST_F(ReportTest, AttentionLegendNamesWhatEachHeadLooksAt) {
       {"centroid", "opinion", "aspect:price", "consensus"});
   const std::string page = Page();
   EXPECT_NE(page.find("<dt>consensus</dt><dd>attention a sentence receives"), std::string::npos);
-  EXPECT_NE(page.find("<dt>aspect:price</dt><dd>the overall review tilted towards price"),
+  EXPECT_NE(page.find("<dt>aspect:X</dt><dd>the overall review tilted towards X, the aspect&#39;s "
+                      "seed sentences (models/seeds); X is one of price"),
             std::string::npos);
   EXPECT_NE(page.find("<dt>opinion</dt>"), std::string::npos);
   EXPECT_NE(page.find("<dt>centroid</dt>"), std::string::npos);
