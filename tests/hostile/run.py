@@ -30,8 +30,9 @@ Per input (fresh database per input), the checks, numbered as in the report line
      `export` also `summarize --embedder lexical` then `export --format text` and `markdown`:
      no byte 0x00-0x08, 0x0b-0x1f, 0x7f, no C1 (U+0080-U+009F), no bidi override or isolate
      (U+202A-U+202E, U+2066-U+2069), valid UTF-8; tab and newline are what the formats write.
-     Markdown export: as many headings as product summaries, as many "- " lines as summary
-     sentences (no forged "## " sections or bullets); text export: as many "- " lines too.
+     Markdown export (structured, every point fitting the budget): as many headings as products
+     with points, as many "- " lines as points (no forged "## " sections or bullets); text
+     export: as many "- " lines too.
  (5) peak memory: every ingest's peak RSS (ru_maxrss from wait4, the number GNU time -f %M
      prints) below PEAK_RSS_MB.
 
@@ -256,19 +257,18 @@ class Case:
             self.call(f"show {key[:30]!r}", ["show", "--db", db, "--product", "--", key])
         self.call("search", ["search", "--db", db, self.spec["search"]])
         if exported:
-            expect = db_query(db, """
-                SELECT count(*), coalesce(sum(json_array_length(s.sentence_ids)), 0)
-                FROM summaries s WHERE s.scope = 'product' AND s.run_id =
-                  (SELECT max(run_id) FROM summaries WHERE scope = 'product')""")[0]
+            # The structured export with a budget every point fits: one bullet per point.
+            expect = db_query(db, "SELECT count(DISTINCT product), count(*) FROM product_points")[0]
             for fmt in ("text", "markdown"):
-                r = self.call(f"export {fmt}", ["export", "--db", db, "--format", fmt])
+                r = self.call(f"export {fmt}", ["export", "--db", db, "--format", fmt,
+                                                "--budget", "1000000s"])
                 if r.rc != 0 or not expect[0]:
                     continue
                 lines = r.out.decode("utf-8", "replace").split("\n")
                 bullets = sum(1 for x in lines if x.startswith("- "))
                 if bullets != expect[1]:
-                    self.fail(4, f"export {fmt}: {bullets} '- ' lines, summaries have "
-                                 f"{expect[1]} sentences (forged bullets)")
+                    self.fail(4, f"export {fmt}: {bullets} '- ' lines, the store has "
+                                 f"{expect[1]} points (forged bullets)")
                 if fmt == "markdown":
                     heads = sum(1 for x in lines if re.match(r"^ {0,3}#{1,6}(\s|$)", x))
                     if heads != expect[0]:
