@@ -13,8 +13,9 @@
 // Bounded size: the page never embeds a whole dump. Per product it holds the points, at most
 // ReportOptions::max_evidence member sentences a point (each with at most context_chars code
 // points of its review on either side) and the attention of at most sample_reviews reviews; the
-// page says what was left out. A product of 10,000 reviews gives a page of about 200 KB
-// (tests/report/report_test.cc, BoundedSize*).
+// page says what was left out. The 10,000 reviews of the 酒店 category give a page of about
+// 200 KB (tests/report/render.py); report_test's BoundedSize* keeps a 10,000-review product
+// under 400 KB.
 //
 // Escaping contract (every string from the dump is hostile; revsum/escape.h):
 //   HTML text and attribute values   -> HtmlEscape; data spans are bidi-isolated by CSS, so an
@@ -45,8 +46,9 @@ struct ReportOptions {
   // has points for it (view product_points), and for the attention the run of those points.
   std::optional<int64_t> run_id;
   // At most this many products when `products` is empty (a store of 27,000 products would give a
-  // page nobody can scroll); the page says how many were left out.
-  size_t max_products = 200;
+  // page nobody can scroll, and each product can bring up to a few hundred KB of evidence); the
+  // page says how many were left out.
+  size_t max_products = 50;
   // Member sentences embedded per point: the representative first, then by similarity.
   size_t max_evidence = 20;
   // Code points of the original review kept on each side of a highlighted sentence.
