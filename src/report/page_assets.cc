@@ -117,7 +117,8 @@ const char kPageScript[] = R"js(
       li.setAttribute('aria-expanded', 'false');
       return;
     }
-    var point = data.products[+li.dataset.productIndex].points[+li.dataset.k];
+    var product = data.products[+li.dataset.productIndex];
+    var point = product.points[+li.dataset.k];
     var polarity = ['praise', 'complaint', 'neutral', 'unknown'].filter(function (c) {
       return li.classList.contains(c);
     })[0] || 'unknown';
@@ -129,11 +130,27 @@ const char kPageScript[] = R"js(
     point.evidence.forEach(function (e, i) {
       var item = el('div', 'ev-item');
       item.dataset.sentence = String(e.sentence);
+      item.dataset.review = String(e.review);
       var head = el('div', 'ev-head', (i === 0 ? 'representative \u00b7 ' : '') + 'review ' +
           e.review + rating(e.rating) + ' \u00b7 similarity ' + e.sim);
       if (e.ext) {
         head.appendChild(document.createTextNode(' \u00b7 id '));
         head.appendChild(el('span', 'd', e.ext));
+      }
+      var sampled = product.reviews.findIndex(function (r) { return r.id === e.review; });
+      if (sampled >= 0) {
+        var link = el('a', 'to-attention', 'attention \u2193');
+        link.href = '#';
+        link.addEventListener('click', function (ev) {
+          ev.preventDefault();
+          var select = document.querySelector('select.att-select[data-product-index="' +
+              li.dataset.productIndex + '"]');
+          select.value = String(sampled);
+          renderAttention(select);
+          select.closest('.attention').scrollIntoView({block: 'start'});
+        });
+        head.appendChild(document.createTextNode(' \u00b7 '));
+        head.appendChild(link);
       }
       item.appendChild(head);
       var q = el('blockquote');
@@ -165,7 +182,7 @@ const char kPageScript[] = R"js(
     var view = document.querySelector('.att-view[data-product-index="' + index + '"]');
     view.textContent = '';
     var meta = el('div', 'att-meta', 'review ' + review.id + rating(review.rating) + ' \u00b7 ' +
-        review.total + ' sentences' +
+        review.total + (review.total === 1 ? ' sentence' : ' sentences') +
         (review.total > review.sentences.length ? ', the first ' + review.sentences.length +
          ' shown' : ''));
     if (review.title) {

@@ -484,7 +484,8 @@ void WritePoints(std::string& o, const ProductView& p, size_t product_index) {
       if (!v.aspect.empty())
         o += " \u00b7 <span class=\"aspect\">" + HtmlEscape(v.aspect) + "</span>";
       o += " \u00b7 " + std::to_string(v.support) + " of " + std::to_string(p.reviews) +
-           " reviews \u00b7 " + std::to_string(v.members) + " sentences</span></li>";
+           " reviews \u00b7 " + std::to_string(v.members) +
+           (v.members == 1 ? " sentence" : " sentences") + "</span></li>";
     }
     o += "</ol>";
   }

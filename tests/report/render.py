@@ -389,11 +389,20 @@ def render_samples(browser, revsum, work, out_dir):
     check_cjk_font(page, "酒店", "samples")
     best = check_evidence(page, db, "samples")
     page.screenshot(os.path.join(out_dir, "report-samples-evidence.png"))
+    # An evidence review that is in the attention sample links to its attention view.
+    review = page.eval("""(() => { const a = document.querySelector('li.evidence a.to-attention');
+        return a ? +a.closest('.ev-item').dataset.review : null; })()""")
+    if check(review is not None, "samples: no evidence review links to the attention view"):
+        page.click("li.evidence a.to-attention")
+        meta = page.eval("""document.querySelector('li.evidence').closest('section.product')
+            .querySelector('.att-meta').textContent""")
+        check(meta.startswith("review %d " % review),
+              "samples: the attention link shows %r, not review %d" % (meta, review))
+    page.click('li.point[data-point-id="%d"]' % best["id"])  # a second click hides the evidence
     page.eval("document.querySelector('.attention').scrollIntoView({block: 'start'})")
     check_attention(page, "samples")
     page.screenshot(os.path.join(out_dir, "report-samples-attention.png"))
-    # Clicking again hides the evidence.
-    page.click('li.point[data-point-id="%d"]' % best["id"])
+    # The click above, on the point again, hid its evidence.
     check(page.eval("document.querySelectorAll('li.evidence').length") == 0,
           "samples: a second click does not hide the evidence")
     # Laptop width and print: no horizontal overflow.
