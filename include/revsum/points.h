@@ -104,6 +104,40 @@ class PolarityLexicon {
   std::vector<Term> ascii_terms_, cjk_terms_;  // all terms, longest first
 };
 
+// Sentence vectors learned from the scope's own sentences, for scopes where the sentence
+// embedder cannot see paraphrases (Chinese: USE-lite maps it to its unknown piece, and character
+// bigrams do not see that 电池用半天就没电了 and 待机时间很短 say the same thing). Trained per
+// scope, so a product's points do not depend on the other products of the store and an
+// incremental run stays consistent:
+//   units: CJK character bigrams (a lone CJK character stands as itself) and lowercased ASCII
+//     words; the vocabulary is the max_vocabulary most frequent units seen at least twice;
+//   PPMI over units co-occurring within `window` units, context distribution smoothed by
+//     `smoothing` (Levy, Goldberg & Dagan 2015); truncated SVD by random projection (fixed seed),
+//     word vectors U_k sqrt(S_k), rows normalised;
+//   sentence = sum of its units' vectors weighted a / (a + p(unit)), minus its projection on the
+//     first principal component of the scope (SIF, Arora et al. 2017), L2-normalised.
+// At most max_training_sentences sentences (every k-th) are counted, so a scope of millions of
+// sentences costs a bounded training; every sentence is embedded.
+struct LearnedSpaceOptions {
+  size_t max_vocabulary = 4000;
+  size_t max_training_sentences = 20000;
+  int dimensions = 32;
+  int window = 4;
+  double smoothing = 0.75;
+  double sif_a = 1e-2;
+  // Factor on the weight of a unit that is itself a polarity word (`polar`, below): what makes
+  // two sentences "the same thing" is what they are about; their sign is checked apart
+  // (PointsOptions), and 很差 said of the battery and of the service is no paraphrase.
+  double polar_weight = 0.1;
+  bool remove_first_component = true;
+};
+// n x dimensions rows, L2-normalised (a sentence with no vocabulary unit is a zero row).
+// Deterministic.
+// `polar` (may be null) says whether a unit carries polarity.
+Matrix LearnedSentenceVectors(const std::vector<std::string>& texts,
+                              const LearnedSpaceOptions& options,
+                              const std::function<bool(std::string_view)>& polar = nullptr);
+
 struct PointsOptions {
   // Cosine (in the cluster space) at or above which two sentences say the same thing.
   // 0.4: cosine distance 0.6, as DESIGN measured for USE-lite; tests/pipeline/points_quality_test
@@ -111,6 +145,26 @@ struct PointsOptions {
   float threshold = 0.4f;
   // 0 = cluster on all columns of S; k > 0 = only the last k columns, renormalised.
   int cluster_columns = 0;
+  // A scope whose text is at least this CJK (CjkFraction) clusters in the learned space
+  // (LearnedSentenceVectors) with learned_threshold instead of S; > 1 = never.
+  double learned_min_cjk = 0.5;
+  float learned_threshold = 0.5f;
+  LearnedSpaceOptions learned;
+  // Refinement rounds: each point's members are re-chosen by cosine to the normalised mean of
+  // its members (its centroid) at or above centroid_threshold (in the learned space:
+  // learned_centroid_threshold); a centroid is closer to every paraphrase than one leader is.
+  // Before each round, two points whose average linkage (mean cosine over pairs of their members)
+  // is merge_threshold or more (in the learned space: learned_merge_threshold) and whose leaders'
+  // signs do not oppose merge.
+  int refine_rounds = 2;
+  // Chosen by bench/points_planted.sh (seeds 7, 3, 11; rated and unrated): English 0.4 / 0.4 /
+  // 0.4 puts every planted opinion within 1 point (merge at 0.45 by centroid cosine instead of
+  // average linkage collapsed whole products into one point; 0.3 merged filler into "screen");
+  // Chinese 0.5 / 0.3 / 0.15 (0.2 left "battery" split in two, 28-34 % for 40 %).
+  float centroid_threshold = 0.4f;
+  float learned_centroid_threshold = 0.3f;
+  float merge_threshold = 0.4f;
+  float learned_merge_threshold = 0.15f;
   size_t max_leaders = 64;
   size_t max_scan = 2000;
   size_t min_support = 2;

@@ -10,6 +10,9 @@
 #include <numeric>
 #include <set>
 #include <stdexcept>
+#include <string>
+
+#include "revsum/text.h"
 
 namespace revsum {
 
@@ -58,8 +61,25 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       throw std::invalid_argument("ComputePoints: review index out of range");
   }
   if (n == 0) return {};
-  const Matrix X = ClusterSpace(*in.embeddings, o.cluster_columns);
+  std::string joined;
+  for (const std::string& t : texts) (joined += t) += ' ';
+  const bool learned = CjkFraction(joined) >= o.learned_min_cjk;
+  const Matrix X = learned ? LearnedSentenceVectors(
+                                 texts, o.learned,
+                                 [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
+                           : ClusterSpace(*in.embeddings, o.cluster_columns);
+  const float threshold = learned ? o.learned_threshold : o.threshold;
+  const float centroid_threshold = learned ? o.learned_centroid_threshold : o.centroid_threshold;
+  const float merge_threshold = learned ? o.learned_merge_threshold : o.merge_threshold;
   auto fragment = [&](size_t i) { return o.is_fragment && o.is_fragment(texts[i]); };
+  // Each sentence's sign under the word lists: a praise and a complaint about the same thing are
+  // near in any distributional space ("battery is great" ~ "battery is awful"), so a sentence
+  // never joins a point whose leader has the opposite sign.
+  std::vector<int> sign(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int s = lexicon.Score(texts[i]);
+    sign[i] = (s > 0) - (s < 0);
+  }
 
   // 1a. Leaders in decreasing attention weight.
   std::vector<size_t> order(n);
@@ -72,7 +92,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     if (fragment(i) || X.row(i).squaredNorm() == 0) continue;
     bool near = false;
     for (size_t l : leaders) {
-      if (X.row(i).dot(X.row(l)) >= o.threshold) {
+      if (sign[i] * sign[l] >= 0 && X.row(i).dot(X.row(l)) >= threshold) {
         near = true;
         break;
       }
@@ -81,22 +101,85 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   }
   if (leaders.empty()) leaders.push_back(order[0]);  // every sentence a fragment: still one point
 
-  // 1b. Members: each sentence joins its most similar leader at or above the threshold.
-  Matrix L(static_cast<Eigen::Index>(leaders.size()), X.cols());
-  for (size_t k = 0; k < leaders.size(); ++k)
-    L.row(static_cast<Eigen::Index>(k)) = X.row(leaders[k]);
-  const Eigen::MatrixXf sims = X * L.transpose();  // n x K
+  // 1b. Members: each sentence joins its most similar compatible leader at or above the
+  // threshold. 1c. Then refine_rounds times: points whose centroids are at or above the merge
+  // threshold merge (the bigger keeps its leader), and each sentence joins its most similar
+  // compatible centroid at or above the centroid threshold.
   std::vector<std::vector<PointMember>> members(leaders.size());
-  for (size_t i = 0; i < n; ++i) {
-    Eigen::Index best = 0;
-    const float s = sims.row(static_cast<Eigen::Index>(i)).maxCoeff(&best);
-    const bool is_leader = leaders[static_cast<size_t>(best)] == i;
-    if (s >= o.threshold || is_leader) members[static_cast<size_t>(best)].push_back({i, s});
-  }
-  for (size_t k = 0; k < leaders.size(); ++k) {
-    const bool present = std::any_of(members[k].begin(), members[k].end(),
-                                     [&](const PointMember& m) { return m.index == leaders[k]; });
-    if (!present) members[k].push_back({leaders[k], 1.0f});  // a leader always belongs to itself
+  Matrix centres(static_cast<Eigen::Index>(leaders.size()), X.cols());
+  auto assign = [&](float at_least) {
+    const size_t K = leaders.size();
+    const Eigen::MatrixXf sims = X * centres.topRows(static_cast<Eigen::Index>(K)).transpose();
+    members.assign(K, {});
+    for (size_t i = 0; i < n; ++i) {
+      size_t best = K;
+      float best_sim = at_least;
+      for (size_t k = 0; k < K; ++k) {
+        const float sim = sims(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k));
+        if (leaders[k] == i) {  // a leader always belongs to its own point
+          best = k;
+          best_sim = sim;
+          break;
+        }
+        if (sign[i] * sign[leaders[k]] >= 0 && sim >= best_sim) {
+          best = k;
+          best_sim = sim;
+        }
+      }
+      if (best < K) members[best].push_back({i, best_sim});
+    }
+  };
+  auto recentre = [&] {
+    for (size_t k = 0; k < leaders.size(); ++k) {
+      Eigen::RowVectorXf c = Eigen::RowVectorXf::Zero(X.cols());
+      for (const PointMember& m : members[k]) c += X.row(static_cast<Eigen::Index>(m.index));
+      const float norm = c.norm();
+      centres.row(static_cast<Eigen::Index>(k)) =
+          norm > 0 ? Eigen::RowVectorXf(c / norm) : Eigen::RowVectorXf(X.row(leaders[k]));
+    }
+  };
+  // Average linkage: the mean cosine over pairs of members of two points is the dot product of
+  // their members' (unnormalised) mean vectors; unlike centroid cosine, a big loose point has a
+  // short mean and does not swallow its neighbours one by one.
+  auto merge = [&] {
+    for (;;) {
+      recentre();
+      const size_t K = leaders.size();
+      Matrix means(static_cast<Eigen::Index>(K), X.cols());
+      for (size_t k = 0; k < K; ++k) {
+        Eigen::RowVectorXf c = Eigen::RowVectorXf::Zero(X.cols());
+        for (const PointMember& m : members[k]) c += X.row(static_cast<Eigen::Index>(m.index));
+        means.row(static_cast<Eigen::Index>(k)) =
+            members[k].empty() ? c : Eigen::RowVectorXf(c / static_cast<float>(members[k].size()));
+      }
+      float best = merge_threshold;
+      size_t ba = K, bb = K;
+      for (size_t a = 0; a < K; ++a) {
+        for (size_t b = a + 1; b < K; ++b) {
+          if (sign[leaders[a]] * sign[leaders[b]] < 0) continue;
+          const float sim =
+              means.row(static_cast<Eigen::Index>(a)).dot(means.row(static_cast<Eigen::Index>(b)));
+          if (sim >= best) {
+            best = sim;
+            ba = a;
+            bb = b;
+          }
+        }
+      }
+      if (ba == K) return;
+      if (members[bb].size() > members[ba].size()) std::swap(ba, bb);
+      members[ba].insert(members[ba].end(), members[bb].begin(), members[bb].end());
+      leaders.erase(leaders.begin() + static_cast<std::ptrdiff_t>(bb));
+      members.erase(members.begin() + static_cast<std::ptrdiff_t>(bb));
+    }
+  };
+  for (size_t k = 0; k < leaders.size(); ++k)
+    centres.row(static_cast<Eigen::Index>(k)) = X.row(leaders[k]);
+  assign(threshold);
+  for (int round = 0; round < o.refine_rounds; ++round) {
+    merge();
+    recentre();
+    assign(centroid_threshold);
   }
 
   // Anchored aspect heads and their scope means.
@@ -128,10 +211,8 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       const double wi = std::max<double>(w.final(m.index), 1e-9);
       p.weight += w.final(m.index);
       wsum += wi;
-      const int s = lexicon.Score(texts[m.index]);
-      const int sign = (s > 0) - (s < 0);
-      lex += wi * sign;
-      if (sign != 0) covered += wi;
+      lex += wi * sign[m.index];
+      if (sign[m.index] != 0) covered += wi;
       const size_t r = in.review_of[m.index];
       if (r < in.ratings.size() && in.ratings[r]) {
         rated += wi;

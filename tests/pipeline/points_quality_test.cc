@@ -50,11 +50,16 @@ std::vector<Planted> ReadTruth(const std::string& path) {
 const StoredPoint* Find(const std::vector<StoredPoint>& points, const Planted& p) {
   const StoredPoint* best = nullptr;
   for (const StoredPoint& s : points) {
-    // The segmenter may normalise punctuation (NFKC): compare without the last character.
+    // The segmenter normalises punctuation (NFKC: "，" becomes ","): compare without the last
+    // character, full-width commas read as ASCII ones.
+    auto ascii_commas = [](std::string t) {
+      for (size_t at; (at = t.find("\uFF0C")) != std::string::npos;) t.replace(at, 3, ",");
+      return t;
+    };
     for (const std::string& t : p.paraphrases) {
-      const std::string stem =
-          t.substr(0, t.size() - (static_cast<unsigned char>(t.back()) >= 0x80 ? 3 : 1));
-      if (s.product == p.product && s.text.rfind(stem, 0) == 0 &&
+      const std::string stem = ascii_commas(
+          t.substr(0, t.size() - (static_cast<unsigned char>(t.back()) >= 0x80 ? 3 : 1)));
+      if (s.product == p.product && ascii_commas(s.text).rfind(stem, 0) == 0 &&
           (!best || s.support > best->support))
         best = &s;
     }
@@ -88,14 +93,14 @@ void CheckLanguage(const std::string& lang, bool ratings, double tolerance) {
   }
 }
 
-// DISABLED: they do not pass yet. Measured (threshold 0.4 on the USE-lite half, seed 7, 200
-// reviews): English rated — battery 36% and 33% for 40% planted, screen 20%/20% for 20%, service
-// 5%/4% for 5%, polarity right in all six; unrated — battery 36%/27%, screen 20%/no point; Chinese
-// (lexical bigrams) — no planted opinion forms a point at all. Run with
-// --gtest_also_run_disabled_tests --gtest_filter='PointsQuality.*'.
-TEST(PointsQuality, DISABLED_EnglishPlantedSharesAndPolarity) { CheckLanguage("en", true, 0.05); }
-TEST(PointsQuality, DISABLED_EnglishPlantedWithoutRatings) { CheckLanguage("en", false, 0.05); }
-TEST(PointsQuality, DISABLED_ChinesePlantedSharesAndPolarity) { CheckLanguage("zh", true, 0.05); }
+// Before the sign split, the average-linkage merge and the learned Chinese space (seed 7, 200
+// reviews): English rated battery 36% and 33% for 40% planted; unrated 36%/27% and screen "no
+// point"; Chinese: no planted opinion formed a point. Now all within 2 points
+// (bench/points_planted.sh prints them for other seeds and for the held-out wordings).
+TEST(PointsQuality, EnglishPlantedSharesAndPolarity) { CheckLanguage("en", true, 0.05); }
+TEST(PointsQuality, EnglishPlantedWithoutRatings) { CheckLanguage("en", false, 0.05); }
+TEST(PointsQuality, ChinesePlantedSharesAndPolarity) { CheckLanguage("zh", true, 0.05); }
+TEST(PointsQuality, DISABLED_ChinesePlantedWithoutRatings) { CheckLanguage("zh", false, 0.05); }
 
 }  // namespace
 }  // namespace revsum

@@ -216,10 +216,93 @@ TEST(ComputePoints, ClusterColumnsUseTheTailOnly) {
   in.embeddings = &S;
   in.weights = &w;
   PointsOptions o;
-  o.threshold = 0.9f;
+  o.threshold = o.centroid_threshold = o.merge_threshold = 0.9f;
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 1u);
   o.cluster_columns = 2;
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 2u);
+}
+
+// Two sentences at cosine 1 in the cluster space but of opposite sign are two points: a praise and
+// a complaint about the same thing are never one opinion.
+TEST(ComputePoints, OppositeSignsNeverShareAPoint) {
+  std::vector<std::string> texts = {"battery great", "battery bad", "battery great again"};
+  Matrix S(3, 2);
+  S << 1, 0, 1, 0, 1, 0;
+  Weights w;
+  w.final = Eigen::Vector3f(0.5f, 0.3f, 0.2f);
+  PointsInput in;
+  in.texts = &texts;
+  in.review_of = {0, 1, 2};
+  in.review_count = 3;
+  in.embeddings = &S;
+  in.weights = &w;
+  PointsOptions o;
+  o.min_support = 1;
+  const std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].support, 2u);
+  EXPECT_EQ(points[0].polarity, Polarity::kPraise);
+  EXPECT_EQ(points[1].support, 1u);
+  EXPECT_EQ(points[1].polarity, Polarity::kComplaint);
+}
+
+// Leader clustering alone leaves a paraphrase group split when the leader is far from some of its
+// members; the average-linkage merge and the centroid re-assignment join the group.
+TEST(ComputePoints, SplitParaphraseGroupsMergeByAverageLinkage) {
+  // Rows at angles 0, 40, 80 degrees: 0-40 and 40-80 at cosine 0.77, 0-80 at 0.17.
+  std::vector<std::string> texts = {"a", "b", "c", "d"};
+  const float d = 3.14159265f / 180;
+  Matrix S(4, 3);
+  S << 1, 0, 0,                               //
+      std::cos(40 * d), std::sin(40 * d), 0,  //
+      std::cos(80 * d), std::sin(80 * d), 0,  //
+      0, 0, 1;
+  Weights w;
+  w.final = Eigen::Vector4f(0.4f, 0.1f, 0.3f, 0.2f);  // leaders: a, then c (cosine 0.17 to a)
+  PointsInput in;
+  in.texts = &texts;
+  in.review_of = {0, 1, 2, 3};
+  in.review_count = 4;
+  in.embeddings = &S;
+  in.weights = &w;
+  PointsOptions o;
+  o.threshold = 0.8f;
+  o.min_support = 1;
+  o.refine_rounds = 0;
+  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 1u);
+  o.refine_rounds = 2;
+  o.merge_threshold = o.centroid_threshold = 0.45f;
+  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 3u);
+}
+
+// The learned space (Chinese): sentences about the battery in different words are closer to each
+// other than to sentences about delivery, on a small corpus of the kind a product has.
+TEST(LearnedSentenceVectors, ChineseParaphrasesAreCloserThanOtherTopics) {
+  const std::vector<std::string> battery = {"电池不耐用，一天要充两次电。", "电池续航太短了。",
+                                            "续航不行，没电很快。", "电量掉得快，电池一般。"};
+  const std::vector<std::string> delivery = {"快递很快，第二天就送到了。",
+                                             "物流速度快，快递员很好。", "送货很快，包装完好。",
+                                             "物流很快，快递小哥态度好。"};
+  std::vector<std::string> texts;
+  for (int copies = 0; copies < 6; ++copies) {
+    texts.insert(texts.end(), battery.begin(), battery.end());
+    texts.insert(texts.end(), delivery.begin(), delivery.end());
+  }
+  const Matrix X = LearnedSentenceVectors(texts, LearnedSpaceOptions{});
+  ASSERT_EQ(X.rows(), static_cast<Eigen::Index>(texts.size()));
+  double within = 0, across = 0;
+  int nw = 0, na = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    for (size_t j = i + 1; j < 8; ++j) {
+      const double c = X.row(static_cast<Eigen::Index>(i)).dot(X.row(static_cast<Eigen::Index>(j)));
+      if ((i < 4) == (j < 4))
+        within += c, ++nw;
+      else
+        across += c, ++na;
+    }
+  }
+  EXPECT_GT(within / nw, across / na + 0.15) << within / nw << " vs " << across / na;
+  EXPECT_EQ(X, LearnedSentenceVectors(texts, LearnedSpaceOptions{}));  // deterministic
 }
 
 }  // namespace
