@@ -222,20 +222,29 @@ void ReadRatings(sqlite3* db, ProductView& p) {
   }
 }
 
+// The run whose points a product shows: options.run_id, else the latest finished run that has
+// points for it (as the view product_points picks it; queried here without the view's window
+// over every product's points, which would cost a scan of the whole table per product). 0: none.
+int64_t PointsRun(sqlite3* db, const ReportOptions& options, const std::string& product) {
+  if (options.run_id) return *options.run_id;
+  Query q(db,
+          "SELECT r.id FROM runs r WHERE r.finished_at IS NOT NULL AND EXISTS (SELECT 1 FROM "
+          "points pt WHERE pt.run_id = r.id AND pt.product = ?1) "
+          "ORDER BY r.finished_at DESC, r.id DESC LIMIT 1");
+  q.Bind(1, product);
+  const int64_t run = q.Step() ? q.Int(0) : 0;
+  q.Reset();
+  return run;
+}
+
 void ReadPoints(sqlite3* db, const ReportOptions& options, ProductView& p) {
-  // With --run: that run's points; else the latest finished run with points for the product.
-  const char* sql =
-      options.run_id
-          ? "SELECT id, idx, text, sentence_id, review, polarity, support, share, "
-            "coalesce(aspect, ''), weight, run_id FROM points WHERE product = ?1 AND run_id = ?2 "
-            "ORDER BY idx"
-          : "SELECT point_id, idx, text, sentence_id, review_id, polarity, support, share, "
-            "coalesce(aspect, ''), weight, run_id FROM product_points WHERE product = ?1 "
-            "ORDER BY idx";
-  Query q(db, sql);
-  q.Bind(1, p.key);
-  if (options.run_id) q.Bind(2, *options.run_id);
-  int64_t run_id = 0;
+  const int64_t run_id = PointsRun(db, options, p.key);
+  if (run_id == 0) return;
+  Query q(db,
+          "SELECT id, idx, text, sentence_id, review, polarity, support, share, "
+          "coalesce(aspect, ''), weight FROM points WHERE run_id = ?1 AND product = ?2 "
+          "ORDER BY idx");
+  q.Bind(1, run_id).Bind(2, p.key);
   while (q.Step()) {
     PointView v;
     v.id = q.Int(0);
@@ -248,10 +257,8 @@ void ReadPoints(sqlite3* db, const ReportOptions& options, ProductView& p) {
     v.share = q.Double(7);
     v.aspect = q.Text(8);
     v.weight = q.Double(9);
-    run_id = q.Int(10);
     p.points.push_back(std::move(v));
   }
-  if (run_id == 0) return;
   Query count(db, "SELECT count(*) FROM point_members WHERE point_id = ?1");
   Query members(db,
                 "SELECT m.sentence_id, m.review_id, m.similarity, s.begin, s.end, r.text, "
@@ -677,8 +684,8 @@ ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std:
     ReadPoints(db, options, p);
     if (chosen_run) {
       p.run = chosen_run;
-    } else if (!p.points.empty()) {
-      p.run = store.GetRun(store.LatestPoints(key).front().run_id);
+    } else if (const int64_t run = PointsRun(db, options, key); run != 0) {
+      p.run = store.GetRun(run);
     } else {
       p.run = latest_product_run;
     }

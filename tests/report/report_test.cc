@@ -320,6 +320,26 @@ TEST_F(ReportTest, RunOptionShowsThatRunsPoints) {
   EXPECT_EQ(page.find("<span class=\"d\">New point.</span>"), std::string::npos);
 }
 
+TEST_F(ReportTest, EachProductShowsItsLatestRunWithPoints) {
+  // A later run of one product does not hide the other product's points from an earlier run.
+  const int64_t a = Add({"a", "Alpha.", 5, {{0, 6}}});
+  const int64_t b = Add({"b", "Beta.", 5, {{0, 5}}});
+  const int64_t first = Run("r1", "a", {{"Alpha.", "praise", {SentenceId(a, 0)}}});
+  const int64_t second = Run("r2", "b", {{"Beta.", "praise", {SentenceId(b, 0)}}});
+  const std::string page = Page();
+  EXPECT_NE(page.find("<span class=\"d\">Alpha.</span>"), std::string::npos);
+  EXPECT_NE(page.find("<span class=\"d\">Beta.</span>"), std::string::npos);
+  EXPECT_NE(page.find("run " + std::to_string(first) + " ("), std::string::npos);
+  EXPECT_NE(page.find("run " + std::to_string(second) + " ("), std::string::npos);
+}
+
+TEST_F(ReportTest, ManyDistinctRatingsAreBinned) {
+  for (int i = 0; i <= 100; i += 5) Add({"p", "Fine.", static_cast<double>(i), {{0, 5}}});
+  const std::string page = Page();
+  EXPECT_NE(page.find("title=\"rating 0\u201320: 4 reviews\""), std::string::npos) << page;
+  EXPECT_NE(page.find("title=\"rating 80\u2013100: 5 reviews\""), std::string::npos);
+}
+
 TEST_F(ReportTest, UnknownProductOrRunIsAnErrorNamingIt) {
   Add({"p", "Fine.", 5, {{0, 5}}});
   ReportOptions options;
