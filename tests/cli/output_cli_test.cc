@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "revsum/tokens.h"
 #include "support/query_db.h"
 #include "support/run_revsum.h"
 
@@ -297,6 +298,79 @@ TEST_F(OutputCliTest, ReadmeOptionsOfTheReadCommandsExist) {
     }
   }
   EXPECT_EQ(lines, 3) << "one README line per command";
+}
+
+// --- export: the structured default, end to end on samples/ ------------------------------------
+
+TEST_F(OutputCliTest, ExportUsesTheRunsBudgetAndCitesTheDumpsOwnReviewIds) {
+  CommandResult text = Run("export --product B0KTL55200");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("== B0KTL55200 (10 reviews, average rating 3.60, run 1) ==\n"
+                                  "Ratings (rating:reviews): 5:4 4:2 3:1 2:2 1:1\n"));
+  EXPECT_THAT(text.out, HasSubstr("; budget 30w)"));
+  const std::regex point(R"(^- (\d+%|<1%) \(\d+ reviews?\) .+ \[AE[A-Z0-9]+:\d+\]$)");
+  size_t points = 0;
+  for (const std::string& line : Lines(text.out)) points += std::regex_match(line, point);
+  EXPECT_GE(points, 1u) << text.out;
+  // A dump without review ids (the Chinese CSV): the review's content hash.
+  CommandResult zh = Run("export --product 酒店 --format jsonl --no-tokens");
+  ASSERT_EQ(zh.exit_code, 0) << zh.err;
+  EXPECT_TRUE(std::regex_search(zh.out, std::regex(R"("review":"h:[0-9a-f]{16}")"))) << zh.out;
+  EXPECT_THAT(zh.out, HasSubstr("\"rating\":{\"mean\":"));
+}
+
+TEST_F(OutputCliTest, PromptBlocksHaveAnExactTokenCountWithinTheBudget) {
+  std::string error;
+  auto tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
+  ASSERT_TRUE(tokens) << error;
+  for (const char* budget : {"30t", "60t", "120t"}) {
+    CommandResult r = Run(std::string("export --format prompt --budget ") + budget);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Blocks are separated by one blank line; each block is measured from "Product:" to its
+    // last line feed.
+    size_t blocks = 0;
+    for (size_t start = 0; start < r.out.size();) {
+      size_t end = r.out.find("\n\n", start);
+      end = end == std::string::npos ? r.out.size() : end + 1;
+      const std::string block = r.out.substr(start, end - start);
+      EXPECT_EQ(block.rfind("Product: ", 0), 0u) << block;
+      EXPECT_LE(tokens->Count(block), static_cast<size_t>(std::stoi(budget))) << block;
+      ++blocks;
+      start = end + 1;
+    }
+    // A product whose header alone exceeds the budget is left out, and stderr says so.
+    size_t left_out = 0;
+    for (const std::string& line : Lines(r.err))
+      left_out += line.find("left out") != std::string::npos;
+    EXPECT_EQ(blocks + left_out, 10u) << budget << ": " << r.err;  // the summarised products
+    if (std::string(budget) != "30t") {
+      EXPECT_EQ(left_out, 0u) << r.err;
+    }
+  }
+}
+
+TEST_F(OutputCliTest, FlatKeepsTheStoredSelectionAndRefusesABudget) {
+  CommandResult flat = Run("export --flat --no-tokens --product B0KTL55200");
+  ASSERT_EQ(flat.exit_code, 0) << flat.err;
+  EXPECT_THAT(flat.out, Not(HasSubstr("Praise")));
+  EXPECT_THAT(flat.out, Not(HasSubstr("%")));
+  EXPECT_THAT(flat.out, HasSubstr(":16"));  // a dump id (user:timestamp)
+  CommandResult bad = Run("export --flat --budget 10w");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("--budget"));
+  EXPECT_EQ(Run("export --format prompt --flat").exit_code, 1);
+  EXPECT_EQ(Run("export --budget 10t --no-tokens").exit_code, 1);
+}
+
+TEST_F(OutputCliTest, ExportFiltersCountOnlyTheReviewsInTheFilter) {
+  CommandResult r = Run("export --no-tokens --format jsonl --product B0KTL55200 --min-rating 4");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\"reviews\":6,"));
+  EXPECT_THAT(r.out, HasSubstr("\"distribution\":{\"4\":2,\"5\":4}"));
+  CommandResult late = Run("export --no-tokens --product B0KTL55200 --since 2100-01-01");
+  EXPECT_EQ(late.exit_code, 0) << late.err;
+  EXPECT_EQ(late.out, "") << "no review of the product is in the filter";
+  EXPECT_EQ(Run("export --since yesterday").exit_code, 1);
 }
 
 }  // namespace
