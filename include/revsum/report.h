@@ -58,8 +58,10 @@ struct ReportOptions {
   // Reviews per product in the attention view: the reviews of the points' representatives first,
   // then an evenly spread sample of the others.
   size_t sample_reviews = 24;
-  // Sentences shown per review in the attention view (the rest are counted).
+  // Sentences shown per review in the attention view (the rest are counted), and the code points
+  // of their text: the first sentence past max_review_chars is the last one shown.
   size_t max_review_sentences = 60;
+  size_t max_review_chars = 4000;
   // Shown in the page header: the store's path as the user gave it.
   std::string store_label;
 };

@@ -336,11 +336,15 @@ void ReadAttention(ReviewStore& store, const ReportOptions& options, ProductView
     review.Reset();
     std::vector<int64_t> ids;
     sentences.Bind(1, id);
+    size_t chars = 0;
     while (sentences.Step()) {
       ++r.sentences_total;
-      if (r.sentences.size() >= options.max_review_sentences) continue;
+      if (r.sentences.size() >= options.max_review_sentences || chars > options.max_review_chars) {
+        continue;
+      }
       ids.push_back(sentences.Int(0));
       r.sentences.push_back({Clip(sentences.Text(1), options.max_sentence_chars), std::nullopt});
+      chars += CodePoints(r.sentences.back().text);
     }
     sentences.Reset();
     // Product-scope weights when the run scored the product, else the review's own scope.

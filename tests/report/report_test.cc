@@ -38,6 +38,7 @@ struct PlantedReview {
   std::string product, text;
   std::optional<double> rating;
   std::vector<std::pair<int32_t, int32_t>> sentences;  // code point spans
+  bool span_texts = false;  // stored sentence texts: the spans' text, else "sentence I"
 };
 
 class ReportTest : public ::testing::Test {
@@ -57,8 +58,10 @@ class ReportTest : public ::testing::Test {
     review.text = r.text;
     std::vector<Sentence> sentences;
     for (size_t i = 0; i < r.sentences.size(); ++i) {
-      sentences.push_back(Sentence{static_cast<int32_t>(i), r.sentences[i].first,
-                                   r.sentences[i].second, "sentence " + std::to_string(i)});
+      const auto [begin, end] = r.sentences[i];
+      sentences.push_back(Sentence{static_cast<int32_t>(i), begin, end,
+                                   r.span_texts ? CutExcerpt(r.text, begin, end, 0, 1 << 20).hit
+                                                : "sentence " + std::to_string(i)});
     }
     EXPECT_TRUE(store_->AddReview(source_, review, sentences));
     store_->Flush();
@@ -288,6 +291,22 @@ TEST_F(ReportTest, BoundedSizeForATenThousandReviewProduct) {
   EXPECT_LE(seen.size(), 12 * options.max_evidence);
   EXPECT_NE(page.find("This page holds 240 of the 10000 member sentences"), std::string::npos);
   EXPECT_NE(page.find("a sample of 24 of the 10000 reviews"), std::string::npos);
+}
+
+TEST_F(ReportTest, AHugeReviewIsCutInTheAttentionView) {
+  // 50 sentences of 1,000 characters: the attention view keeps about 4,000 of them.
+  PlantedReview huge{"p", "", 5, {}, true};
+  for (int i = 0; i < 50; ++i) {
+    huge.sentences.emplace_back(static_cast<int32_t>(huge.text.size()),
+                                static_cast<int32_t>(huge.text.size() + 1000));
+    huge.text += std::string(999, 'a' + i % 26) + ".";
+  }
+  const int64_t r = Add(huge);
+  Run("r1", "p", {{"point", "praise", {SentenceId(r, 0)}}});
+  ReportOptions options;
+  const std::string data = DataScript(Page(options));
+  EXPECT_LT(data.size(), options.max_review_chars + 3 * options.context_chars + 4000);
+  EXPECT_NE(data.find("\"total\":50,"), std::string::npos);
 }
 
 TEST_F(ReportTest, AttentionLegendNamesWhatEachHeadLooksAt) {
