@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "revsum/embed.h"
@@ -89,8 +90,12 @@ struct RunOptions {
   // Which scopes to summarise.
   bool review_scope = false;
   bool product_scope = true;
-  // Products to summarise; empty = every product in the store.
+  // Products to summarise; empty = every product in the store with a review passing `filter`.
   std::vector<std::string> products;
+  // Which reviews each scope reads (rating and time bounds, store.h); part of the run key, so a
+  // filtered run never replaces an unfiltered one. A product with no review passing it gets no
+  // summary.
+  ReviewFilter filter;
   // Embedder per scope (see EmbedderChoice).
   EmbedderChoice embedder = EmbedderChoice::kAuto;
   UseLiteOptions use_lite;
@@ -111,6 +116,14 @@ struct RunOptions {
   // Called after each product with (done, total).
   std::function<void(size_t, size_t)> progress;
 };
+
+// Parses a --since / --until bound: a date YYYY-MM-DD (UTC; with end_of_day, its last second,
+// so "--until 2020-01-31" keeps the whole day) or unix seconds (digits, optionally negative).
+// Throws std::invalid_argument saying what was expected, e.g. "'2020-13-01' is not a date
+// YYYY-MM-DD or unix seconds".
+int64_t ParseFilterTime(std::string_view text, bool end_of_day);
+// Parses a --min-rating / --max-rating bound: a finite number. Throws std::invalid_argument.
+double ParseFilterRating(std::string_view text);
 
 struct RunReport {
   int64_t run_id = 0;

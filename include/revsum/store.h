@@ -90,6 +90,17 @@ struct StoredReview {
   std::vector<StoredSentence> sentences;
 };
 
+// Which of a product's reviews a summary reads (RunOptions::filter; revsum summarize
+// --min-rating/--max-rating/--since/--until). Every bound is inclusive; an unset bound does not
+// filter. A review without a rating fails any rating bound, one without a time any time bound:
+// a filtered summary never silently mixes in reviews it cannot place.
+struct ReviewFilter {
+  std::optional<double> min_rating, max_rating;
+  std::optional<int64_t> since, until;  // unix seconds (reviews.time)
+  bool empty() const { return !min_rating && !max_rating && !since && !until; }
+  bool operator==(const ReviewFilter&) const = default;
+};
+
 struct SearchHit {
   int64_t sentence_id = 0, review_id = 0;
   std::string product;
@@ -198,6 +209,24 @@ class ReviewStore {
                                               int64_t up_to = INT64_MAX);
   // Product keys that have a review with id <= up_to, sorted.
   std::vector<std::string> Products(int64_t up_to = INT64_MAX);
+  // Batch reads for summarising many products (SummarizeStore), without committing the open
+  // write batch (unlike GetProductReviews), so a writer that reads between writes keeps its
+  // transactions as large as it chooses.
+  // Product keys with at least one review with id <= up_to passing `filter`, sorted, each with the
+  // number of such reviews: one query for the whole store.
+  std::vector<std::pair<std::string, int64_t>> ProductReviewCounts(int64_t up_to,
+                                                                   const ReviewFilter& filter);
+  // The reviews (with their sentences) of each product in `products` with id <= up_to passing
+  // `filter`, in ingest order: out[i] belongs to products[i] (empty when it has none). Two queries
+  // per call, however many products: the per-product cost of GetProductReviews (statement
+  // preparation, two queries, a commit) is what limited summarising many small products.
+  std::vector<std::vector<StoredReview>> GetProductsReviews(
+      const std::vector<std::string>& products, int64_t up_to, const ReviewFilter& filter = {});
+  // Batch writes for the same writer: AddSummary for each summary and AddPoints for each product,
+  // with each statement prepared once per call instead of once per row.
+  void AddSummaries(const std::vector<StoredSummary>& summaries);
+  void AddPointsOfProducts(
+      int64_t run_id, const std::vector<std::pair<std::string, std::vector<StoredPoint>>>& points);
   bool HasProduct(const std::string& product);
   // Full-text search over sentences (see FtsQuery). Throws StoreError("search: ...") with SQLite's
   // message on an FTS5 syntax error.

@@ -29,7 +29,9 @@ CLI::Option* AddThreadsOption(CLI::App& sub, int* threads, const std::string& wh
 }
 
 void AddReadOptions(CLI::App& sub, ReadFlags* flags) {
-  sub.add_option("--format", flags->format, "auto, jsonl, json (an array, or lines), csv, tsv or text")->capture_default_str();
+  sub.add_option("--format", flags->format,
+                 "auto, jsonl, json (an array, or lines), csv, tsv or text")
+      ->capture_default_str();
   FieldMap& f = flags->options.fields;
   sub.add_option("--text-field", f.text, "field/column holding the review text");
   sub.add_option("--product-field", f.product, "field/column holding the product key");
@@ -145,6 +147,15 @@ void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
   AddThreadsOption(sub, &flags->threads, "products summarised in parallel");
+  sub.add_option("--min-rating", flags->min_rating,
+                 "only reviews rated at least this (reviews without a rating are left out)");
+  sub.add_option("--max-rating", flags->max_rating,
+                 "only reviews rated at most this (reviews without a rating are left out)");
+  sub.add_option("--since", flags->since,
+                 "only reviews from this day (YYYY-MM-DD, UTC) or unix second on (reviews "
+                 "without a time are left out)");
+  sub.add_option("--until", flags->until,
+                 "only reviews up to this day (YYYY-MM-DD, UTC, the whole day) or unix second");
 }
 
 RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
@@ -161,6 +172,34 @@ RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
     options.summarize.budget = ParseBudget(flags.budget);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--budget: ") + e.what());
+  }
+  auto parse = [](const char* name, const std::string& value, auto how) {
+    try {
+      return how(value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(name) + ": " + e.what());
+    }
+  };
+  ReviewFilter& f = options.filter;
+  if (!flags.min_rating.empty())
+    f.min_rating = parse("--min-rating", flags.min_rating, ParseFilterRating);
+  if (!flags.max_rating.empty())
+    f.max_rating = parse("--max-rating", flags.max_rating, ParseFilterRating);
+  if (!flags.since.empty()) {
+    f.since = parse("--since", flags.since,
+                    [](const std::string& v) { return ParseFilterTime(v, false); });
+  }
+  if (!flags.until.empty()) {
+    f.until = parse("--until", flags.until,
+                    [](const std::string& v) { return ParseFilterTime(v, true); });
+  }
+  if (f.min_rating && f.max_rating && *f.min_rating > *f.max_rating) {
+    throw std::invalid_argument("--min-rating " + flags.min_rating + " is above --max-rating " +
+                                flags.max_rating + ": no review could pass");
+  }
+  if (f.since && f.until && *f.since > *f.until) {
+    throw std::invalid_argument("--since " + flags.since + " is after --until " + flags.until +
+                                ": no review could pass");
   }
   return options;
 }

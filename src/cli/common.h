@@ -55,7 +55,8 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
                        const ReadFlags& flags, int threads, bool quiet,
                        const IngestShard& shard = {});
 
-// The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer, --threads.
+// The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer, --threads,
+// --min-rating, --max-rating, --since, --until.
 struct SummarizeFlags {
   std::string scope = "product";
   std::string budget = "100w";
@@ -63,6 +64,8 @@ struct SummarizeFlags {
   std::string embedder = "auto";
   std::string tokenizer = "o200k_base";
   int threads = 0;
+  // Review filter (RunOptions::filter); empty = no bound.
+  std::string min_rating, max_rating, since, until;
 };
 void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags);
 // Throws std::invalid_argument naming the flag on a bad value.

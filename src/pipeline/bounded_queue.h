@@ -2,6 +2,7 @@
 // to the pipeline stage.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -37,6 +38,19 @@ class BoundedQueue {
   std::optional<T> TryPop() {
     std::lock_guard lock(mu_);
     if (items_.empty()) return std::nullopt;
+    T item = std::move(items_.front());
+    items_.pop_front();
+    not_full_.notify_one();
+    return item;
+  }
+  // Like Pop, but gives up at `deadline`: nullopt when closed and drained, or when nothing came.
+  template <typename Clock, typename Duration>
+  std::optional<T> PopUntil(const std::chrono::time_point<Clock, Duration>& deadline) {
+    std::unique_lock lock(mu_);
+    if (!not_empty_.wait_until(lock, deadline, [&] { return !items_.empty() || closed_; }) ||
+        items_.empty()) {
+      return std::nullopt;
+    }
     T item = std::move(items_.front());
     items_.pop_front();
     not_full_.notify_one();

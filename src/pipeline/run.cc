@@ -2,7 +2,9 @@
 #include "revsum/json.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -141,6 +143,47 @@ std::string SeedsKey(const std::string& path) {
 }
 }  // namespace
 
+int64_t ParseFilterTime(std::string_view text, bool end_of_day) {
+  const std::string shown(text);
+  auto bad = [&]() -> std::invalid_argument {
+    return std::invalid_argument("'" + shown + "' is not a date YYYY-MM-DD or unix seconds");
+  };
+  auto digits = [](std::string_view t) {
+    return !t.empty() &&
+           std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (text.size() == 10 && text[4] == '-' && text[7] == '-' && digits(text.substr(0, 4)) &&
+      digits(text.substr(5, 2)) && digits(text.substr(8, 2))) {
+    const int y = std::stoi(std::string(text.substr(0, 4)));
+    const unsigned m = static_cast<unsigned>(std::stoi(std::string(text.substr(5, 2))));
+    const unsigned d = static_cast<unsigned>(std::stoi(std::string(text.substr(8, 2))));
+    const std::chrono::year_month_day date{std::chrono::year(y), std::chrono::month(m),
+                                           std::chrono::day(d)};
+    if (!date.ok()) throw bad();
+    const int64_t day = std::chrono::sys_days(date).time_since_epoch().count();
+    return day * 86400 + (end_of_day ? 86399 : 0);
+  }
+  const std::string_view number = !text.empty() && text[0] == '-' ? text.substr(1) : text;
+  if (!digits(number) || number.size() > 15) throw bad();
+  return std::stoll(shown);
+}
+
+double ParseFilterRating(std::string_view text) {
+  const std::string shown(text);
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(shown, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (shown.empty() || used != shown.size() || !std::isfinite(value) ||
+      std::isspace(static_cast<unsigned char>(shown[0]))) {
+    throw std::invalid_argument("'" + shown + "' is not a number");
+  }
+  return value;
+}
+
 std::string RunKey(const RunOptions& o) {
   const ScorerOptions& sc = o.summarize.scorer;
   const SelectorOptions& se = o.summarize.selector;
@@ -160,7 +203,15 @@ std::string RunKey(const RunOptions& o) {
       << (se.skip_fragments ? DataFilesKey({(ModelsDir() / "fragments" / "en.txt").string(),
                                             (ModelsDir() / "fragments" / "zh.txt").string()})
                             : std::string("kept"))
-      << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths()) << ";products=";
+      << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths());
+  // Only a set filter is named, so unfiltered runs keep the keys (and incremental re-runs) of
+  // runs made before filters existed.
+  const ReviewFilter& f = o.filter;
+  if (f.min_rating) key << ";min_rating=" << *f.min_rating;
+  if (f.max_rating) key << ";max_rating=" << *f.max_rating;
+  if (f.since) key << ";since=" << *f.since;
+  if (f.until) key << ";until=" << *f.until;
+  key << ";products=";
   std::vector<std::string> products = o.products;
   std::sort(products.begin(), products.end());
   for (const std::string& p : products) key << p << '\x1f';
@@ -213,14 +264,24 @@ class RunWriter {
   // Drops the stored product-scope results of `product` before it is written again.
   void DeleteProduct(const std::string& product) {
     Start({});
+    WritePending();
     store_.DeleteProductResults(*run_id_, product);
     store_.DeleteProductPoints(*run_id_, product);
   }
 
   // Writes the points of one product (points.h) after its scores.
-  void WritePoints(const std::string& product, const std::vector<StoredPoint>& points) {
+  void WritePoints(const std::string& product, std::vector<StoredPoint> points) {
     Start({});
-    store_.AddPoints(*run_id_, product, points);
+    points_.emplace_back(product, std::move(points));
+  }
+
+  // Writes the summaries and points held back by Write and WritePoints (they are written in
+  // batches, each statement prepared once per batch); call before committing.
+  void WritePending() {
+    store_.AddSummaries(summaries_);
+    summaries_.clear();
+    if (run_id_) store_.AddPointsOfProducts(*run_id_, points_);
+    points_.clear();
   }
 
   // Writes one scope's scores (per-head weights laid out in the run's head order) and its summary
@@ -253,11 +314,12 @@ class RunWriter {
     }
     store_.AddScores(*run_id_, summary.scope, rows);
     summary.run_id = *run_id_;
-    store_.AddSummary(summary);
+    summaries_.push_back(std::move(summary));
   }
 
   int64_t Finish() {
     Start({});
+    WritePending();
     if (heads_changed_) store_.SetRunHeads(*run_id_, heads_);
     store_.FinishRun(*run_id_);
     return *run_id_;
@@ -278,6 +340,8 @@ class RunWriter {
   std::vector<std::string> heads_;
   bool keep_results_;
   bool heads_changed_ = false;
+  std::vector<StoredSummary> summaries_;
+  std::vector<std::pair<std::string, std::vector<StoredPoint>>> points_;
 };
 
 }  // namespace
@@ -368,6 +432,11 @@ size_t SentenceCount(const std::vector<StoredReview>& reviews) {
 
 }  // namespace
 
+// Products per batch read, and the reviews a batch holds at most (unless one product has more):
+// 256 products take two queries of a few ms; 20,000 reviews bound the batch's memory to ~50 MB.
+constexpr size_t kReadBatchProducts = 256;
+constexpr int64_t kReadBatchReviews = 20000;
+
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   SummarizeOptions summarize = options.summarize;
   std::shared_ptr<TokenCounter> tokens;
@@ -400,13 +469,28 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   // One consistent snapshot: the reviews stored when the run starts. Ingest only appends, so a
   // concurrent ingest adds reviews above this id and the run never sees half of them.
   const int64_t snapshot = store.MaxReviewId();
-  std::vector<std::string> products = options.products;
-  if (products.empty()) {
-    products = store.Products(snapshot);
-  } else {
-    for (const std::string& p : products) {
-      if (!store.HasProduct(p))
-        throw std::runtime_error("no product '" + p + "' in " + store.path());
+  // Products with at least one review in the snapshot that passes the filter, with the number of
+  // such reviews (to size the batches read below).
+  std::vector<std::string> products;
+  std::vector<int64_t> review_counts;
+  {
+    std::vector<std::pair<std::string, int64_t>> counts =
+        store.ProductReviewCounts(snapshot, options.filter);
+    if (options.products.empty()) {
+      for (auto& [key, n] : counts) {
+        products.push_back(std::move(key));
+        review_counts.push_back(n);
+      }
+    } else {
+      for (const std::string& p : options.products) {
+        if (!store.HasProduct(p))
+          throw std::runtime_error("no product '" + p + "' in " + store.path());
+        const auto at = std::lower_bound(counts.begin(), counts.end(), p,
+                                         [](const std::pair<std::string, int64_t>& c,
+                                            const std::string& k) { return c.first < k; });
+        products.push_back(p);
+        review_counts.push_back(at != counts.end() && at->first == p ? at->second : 0);
+      }
     }
   }
 
@@ -542,14 +626,17 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
 
   std::map<size_t, ProductResult> pending;
   size_t next_write = 0, in_flight = 0;
-  // Writes are committed at most every kCommitEvery and always before this thread waits for a
-  // worker: the write lock is never held while products are being scored, so a concurrent ingest
-  // waits at most about kCommitEvery, not the length of the run (one commit per product would
-  // write the same B-tree pages to the WAL again for every small product).
+  // Writes are committed at most every kCommitEvery, and before this thread waits for a worker
+  // longer than what is left of that interval: the write lock is never held much longer than
+  // kCommitEvery, so a concurrent ingest waits at most about that, not the length of the run. A
+  // commit per product (or before every short wait for a small product, which with one worker is
+  // every product) writes the same B-tree pages to the WAL again and again: it was half of this
+  // thread's time on 27,000 one-to-four-review products.
   constexpr auto kCommitEvery = std::chrono::milliseconds(100);
   auto last_commit = std::chrono::steady_clock::now();
   size_t reported = 0;
   auto commit = [&] {
+    writer.WritePending();
     store.Flush();
     last_commit = std::chrono::steady_clock::now();
     if (options.progress && reported != next_write) {
@@ -559,7 +646,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   };
   auto write_ready = [&](bool wait) {
     if (wait) {
-      std::optional<ProductResult> r = results.TryPop();
+      std::optional<ProductResult> r = results.PopUntil(last_commit + kCommitEvery);
       if (!r) {
         commit();
         r = results.Pop();
@@ -575,7 +662,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
         report.sentences_scored += r.sentences;
         const std::string subject = r.summary.subject;
         writer.Write(r.sentence_ids, r.weights, std::move(r.summary));
-        if (!r.points.empty()) writer.WritePoints(subject, r.points);
+        if (!r.points.empty()) writer.WritePoints(subject, std::move(r.points));
       }
       ++report.products_rescored;
       pending.erase(it);
@@ -585,12 +672,29 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     }
     return true;
   };
+  // Reviews are read in batches of products (kReadBatchProducts, at most kReadBatchReviews
+  // reviews unless one product alone has more): two queries per batch instead of two per product.
+  std::vector<std::vector<StoredReview>> batch;
+  size_t batch_first = 0;
+  auto read_batch = [&](size_t k) {
+    std::vector<std::string> keys;
+    int64_t reviews = 0;
+    for (size_t j = k; j < todo.size() && keys.size() < kReadBatchProducts; ++j) {
+      const int64_t n = review_counts[todo[j]];
+      if (!keys.empty() && reviews + n > kReadBatchReviews) break;
+      keys.push_back(products[todo[j]]);
+      reviews += n;
+    }
+    batch = store.GetProductsReviews(keys, snapshot, options.filter);
+    batch_first = k;
+  };
   try {
     for (size_t k = 0; k < todo.size() && !failure; ++k) {
+      if (k >= batch_first + batch.size()) read_batch(k);
       ProductJob job;
       job.seq = k;
       job.product = products[todo[k]];
-      job.reviews = store.GetProductReviews(job.product, snapshot);
+      job.reviews = std::move(batch[k - batch_first]);
       job.product_scope = options.product_scope;
       job.review_scope_after = !options.review_scope ? INT64_MAX
                                : incremental         ? previous->snapshot_review_id
@@ -621,6 +725,11 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     std::rethrow_exception(failure);
   }
   if (!incremental && report.product_summaries + report.review_summaries == 0) {
+    if (!options.filter.empty()) {
+      throw std::runtime_error(store.path() +
+                               ": nothing to summarise: no review of the chosen products passes "
+                               "the rating and date filter");
+    }
     throw std::runtime_error(store.path() + ": nothing to summarise (no sentences in the chosen " +
                              "products); ingest reviews first");
   }

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -603,6 +604,131 @@ std::vector<StoredReview> ReviewStore::GetProductReviews(const std::string& prod
   s.Bind(1, product).Bind(2, up_to);
   while (s.Step()) out[position.at(s.Int(1))].sentences.push_back(ReadSentenceRow(s));
   return out;
+}
+
+namespace {
+// The WHERE terms shared by the batch reads: ?1 = up_to, ?2..?5 = the filter's bounds (NULL when
+// unset; a NULL rating or time fails a set bound because the comparison is NULL).
+constexpr const char* kFilterTerms =
+    "r.id <= ?1 AND (?2 IS NULL OR r.rating >= ?2) AND (?3 IS NULL OR r.rating <= ?3) AND "
+    "(?4 IS NULL OR r.time >= ?4) AND (?5 IS NULL OR r.time <= ?5)";
+
+void BindFilter(Statement& q, int64_t up_to, const ReviewFilter& filter) {
+  q.Bind(1, up_to).Bind(2, filter.min_rating).Bind(3, filter.max_rating);
+  q.Bind(4, filter.since).Bind(5, filter.until);
+}
+
+// Product keys per batch query: well under SQLite's bound on host parameters.
+constexpr size_t kKeysPerQuery = 512;
+}  // namespace
+
+std::vector<std::pair<std::string, int64_t>> ReviewStore::ProductReviewCounts(
+    int64_t up_to, const ReviewFilter& filter) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  Statement q(db_, std::string("SELECT p.key, count(*) FROM products p JOIN reviews r ON "
+                               "r.product_id = p.id WHERE ") +
+                       kFilterTerms + " GROUP BY p.id ORDER BY p.key");
+  BindFilter(q, up_to, filter);
+  while (q.Step()) out.emplace_back(q.Text(0), q.Int(1));
+  return out;
+}
+
+std::vector<std::vector<StoredReview>> ReviewStore::GetProductsReviews(
+    const std::vector<std::string>& products, int64_t up_to, const ReviewFilter& filter) {
+  std::vector<std::vector<StoredReview>> out(products.size());
+  std::unordered_map<std::string, size_t> slot;
+  for (size_t i = 0; i < products.size(); ++i) slot.emplace(products[i], i);
+  for (size_t first = 0; first < products.size(); first += kKeysPerQuery) {
+    const size_t count = std::min(kKeysPerQuery, products.size() - first);
+    std::string keys = "p.key IN (";
+    for (size_t k = 0; k < count; ++k) keys += (k ? ",?" : "?") + std::to_string(6 + k);
+    keys += ") AND ";
+    auto bind = [&](Statement& q) {
+      BindFilter(q, up_to, filter);
+      for (size_t k = 0; k < count; ++k) q.Bind(static_cast<int>(6 + k), products[first + k]);
+    };
+    // review id -> (product slot, position in it)
+    std::unordered_map<int64_t, std::pair<size_t, size_t>> position;
+    Statement q(db_,
+                std::string(kReviewColumns) + "WHERE " + keys + kFilterTerms + " ORDER BY r.id");
+    bind(q);
+    while (q.Step()) {
+      StoredReview review = ReadReviewRow(q);
+      const auto at = slot.find(review.product);
+      if (at == slot.end()) continue;  // cannot happen: the key came from `products`
+      std::vector<StoredReview>& reviews = out[at->second];
+      position.emplace(review.id, std::make_pair(at->second, reviews.size()));
+      reviews.push_back(std::move(review));
+    }
+    Statement s(db_, std::string("SELECT s.id, s.review_id, s.idx, s.begin, s.end, s.text, "
+                                 "s.tokens FROM products p JOIN reviews r ON r.product_id = p.id "
+                                 "JOIN sentences s ON s.review_id = r.id WHERE ") +
+                         keys + kFilterTerms + " ORDER BY s.review_id, s.idx");
+    bind(s);
+    while (s.Step()) {
+      const auto at = position.find(s.Int(1));
+      if (at == position.end()) continue;
+      out[at->second.first][at->second.second].sentences.push_back(ReadSentenceRow(s));
+    }
+  }
+  return out;
+}
+
+void ReviewStore::AddSummaries(const std::vector<StoredSummary>& summaries) {
+  if (summaries.empty()) return;
+  Begin();
+  Statement ins(db_,
+                "INSERT OR REPLACE INTO summaries(run_id, scope, subject, text, sentence_ids, "
+                "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out) "
+                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
+  for (const StoredSummary& summary : summaries) {
+    ins.Bind(1, summary.run_id)
+        .Bind(2, summary.scope)
+        .Bind(3, summary.subject)
+        .Bind(4, summary.text)
+        .Bind(5, store_internal::JoinIds(summary.sentence_ids))
+        .Bind(6, summary.units_in)
+        .Bind(7, summary.units_out)
+        .Bind(8, summary.unit)
+        .Bind(9, summary.embedder);
+    if (summary.tokenizer.empty()) {
+      ins.BindNull(10).BindNull(11).BindNull(12);
+    } else {
+      ins.Bind(10, summary.tokenizer).Bind(11, summary.tokens_in).Bind(12, summary.tokens_out);
+    }
+    ins.Run();
+  }
+  MaybeCommit();
+}
+
+void ReviewStore::AddPointsOfProducts(
+    int64_t run_id, const std::vector<std::pair<std::string, std::vector<StoredPoint>>>& points) {
+  if (points.empty()) return;
+  Begin();
+  Statement point(db_,
+                  "INSERT INTO points(run_id, product, idx, text, sentence_id, review, polarity, "
+                  "support, share, aspect, weight) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                  "?10, ?11)");
+  Statement member(db_,
+                   "INSERT INTO point_members(point_id, sentence_id, review_id, similarity) "
+                   "VALUES (?1, ?2, ?3, ?4)");
+  for (const auto& [product, product_points] : points) {
+    for (const StoredPoint& p : product_points) {
+      point.Bind(1, run_id).Bind(2, product).Bind(3, p.idx).Bind(4, p.text).Bind(5, p.sentence_id);
+      point.Bind(6, p.review_id).Bind(7, p.polarity).Bind(8, p.support).Bind(9, p.share);
+      if (p.aspect.empty()) {
+        point.BindNull(10);
+      } else {
+        point.Bind(10, p.aspect);
+      }
+      point.Bind(11, p.weight).Run();
+      const int64_t id = sqlite3_last_insert_rowid(db_);
+      for (const StoredPointMember& m : p.members) {
+        member.Bind(1, id).Bind(2, m.sentence_id).Bind(3, m.review_id).Bind(4, m.similarity).Run();
+      }
+    }
+  }
+  MaybeCommit();
 }
 
 std::vector<std::string> ReviewStore::Products(int64_t up_to) {

@@ -2,6 +2,7 @@
 // re-runs that re-score only what changed, and the snapshot a run reads.
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -153,6 +154,104 @@ TEST(SummarizeStoreTest, ReviewsIngestedWhileARunIsGoingAreNotPartOfIt) {
   ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
   EXPECT_EQ(sqlite3_column_int64(st, 0), 0) << "sentences of the late reviews were scored";
   sqlite3_finalize(st);
+}
+
+// One product, "K1", with two low-rated reviews from 2020 and two high-rated ones from 2021, and
+// one review with neither rating nor time.
+std::unique_ptr<ReviewStore> RatedStore(const std::filesystem::path& dir) {
+  std::ofstream(dir / "rated.jsonl")
+      << "{\"text\":\"The kettle leaks from the lid. Water everywhere on the counter.\","
+         "\"rating\":1,\"timestamp\":1580000000000,\"parent_asin\":\"K1\"}\n"
+      << "{\"text\":\"The handle got hot and burned my hand.\",\"rating\":2,"
+         "\"timestamp\":1590000000000,\"parent_asin\":\"K1\"}\n"
+      << "{\"text\":\"Boils water in two minutes. Very quiet kettle.\",\"rating\":5,"
+         "\"timestamp\":1612000000000,\"parent_asin\":\"K1\"}\n"
+      << "{\"text\":\"Looks great on the counter and pours cleanly.\",\"rating\":4,"
+         "\"timestamp\":1625000000000,\"parent_asin\":\"K1\"}\n"
+      << "{\"text\":\"No rating and no date on this one.\",\"parent_asin\":\"K1\"}\n";
+  auto store = ReviewStore::Open(dir / "rated.db");
+  IngestFile(*store, dir / "rated.jsonl", IngestOptions{});
+  return store;
+}
+
+// The ratings of the reviews whose sentences the run scored, sorted ("-" = no rating).
+std::string ScoredRatings(ReviewStore& store, int64_t run_id) {
+  std::string out;
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(store.handle(),
+                               "SELECT DISTINCT coalesce(r.rating, '-') FROM scores sc JOIN "
+                               "sentences s ON s.id = sc.sentence_id JOIN reviews r ON r.id = "
+                               "s.review_id WHERE sc.run_id = ?1 ORDER BY 1",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_int64(st, 1, run_id);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    out += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    out += ' ';
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+TEST(SummarizeStoreTest, ARatingFilterReadsOnlyTheReviewsInRange) {
+  TempDir dir;
+  auto store = RatedStore(dir.path());
+  RunOptions all = Lexical(1);
+  all.review_scope = false;
+  const RunReport unfiltered = SummarizeStore(*store, all);
+  EXPECT_EQ(ScoredRatings(*store, unfiltered.run_id), "1.0 2.0 4.0 5.0 - ");
+  RunOptions high = all;
+  high.filter.min_rating = 4;
+  const RunReport filtered = SummarizeStore(*store, high);
+  EXPECT_NE(filtered.run_id, unfiltered.run_id) << "the filter is part of the run key";
+  EXPECT_EQ(ScoredRatings(*store, filtered.run_id), "4.0 5.0 ");
+  RunOptions low = all;
+  low.filter.max_rating = 2;
+  EXPECT_EQ(ScoredRatings(*store, SummarizeStore(*store, low).run_id), "1.0 2.0 ");
+  EXPECT_NE(RunKey(high), RunKey(all));
+  EXPECT_EQ(RunKey(all).find("rating"), std::string::npos) << "unfiltered keys are unchanged";
+}
+
+TEST(SummarizeStoreTest, ADateFilterReadsOnlyTheReviewsInTheWindow) {
+  TempDir dir;
+  auto store = RatedStore(dir.path());
+  RunOptions in2021 = Lexical(1);
+  in2021.review_scope = false;
+  in2021.filter.since = ParseFilterTime("2021-01-01", false);
+  in2021.filter.until = ParseFilterTime("2021-12-31", true);
+  EXPECT_EQ(ScoredRatings(*store, SummarizeStore(*store, in2021).run_id), "4.0 5.0 ");
+  RunOptions before = Lexical(1);
+  before.review_scope = false;
+  before.filter.until = 1590000000;  // inclusive: the 2-star review's second
+  EXPECT_EQ(ScoredRatings(*store, SummarizeStore(*store, before).run_id), "1.0 2.0 ");
+}
+
+TEST(SummarizeStoreTest, AFilterNoReviewPassesIsAClearError) {
+  TempDir dir;
+  auto store = RatedStore(dir.path());
+  RunOptions none = Lexical(1);
+  none.filter.min_rating = 4.5;
+  none.filter.max_rating = 4.9;
+  try {
+    SummarizeStore(*store, none);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("passes the rating and date filter"));
+  }
+}
+
+TEST(SummarizeStoreTest, FilterTimesAreDatesOrUnixSeconds) {
+  EXPECT_EQ(ParseFilterTime("2020-01-31", false), 1580428800);
+  EXPECT_EQ(ParseFilterTime("2020-01-31", true), 1580428800 + 86399);
+  EXPECT_EQ(ParseFilterTime("2020-02-29", false), 1582934400);
+  EXPECT_EQ(ParseFilterTime("1600000000", true), 1600000000);
+  for (const char* bad : {"2020-13-01", "2021-02-29", "2020-1-31", "yesterday", "", "12a", "1e9"}) {
+    EXPECT_THROW(ParseFilterTime(bad, false), std::invalid_argument) << bad;
+  }
+  EXPECT_EQ(ParseFilterRating("4.5"), 4.5);
+  for (const char* bad : {"", "four", "4 stars", "nan", "inf", " 4"}) {
+    EXPECT_THROW(ParseFilterRating(bad), std::invalid_argument) << bad;
+  }
 }
 
 }  // namespace
