@@ -13,7 +13,7 @@ review that carries a complaint gets 4 stars in about a quarter of the cases, so
 polarity cannot come from the stars alone. --no-ratings leaves them out.
 
 Usage: gen_planted.py OUT_DIR [--lang en|zh|both] [--products 2] [--reviews 200] [--seed 1]
-                      [--no-ratings]
+                      [--no-ratings] [--heldout]
 Deterministic for a seed. Written for revsum; no third-party text.
 """
 import argparse
@@ -58,6 +58,40 @@ EN_OPINIONS = [
         "The service agent was rude and hung up on me.",
     ]),
 ]
+
+# Held-out wordings (--heldout): the same opinions said in words that appear in none of the
+# paraphrases above, so that thresholds and word lists tuned on those cannot simply have learned
+# them. Report both.
+EN_HELDOUT = {
+    "battery": [
+        "After a couple of hours the power is already down to ten percent.",
+        "Needs to be plugged in constantly, the cell just cannot keep up.",
+        "Power drains so quickly that I carry a charger everywhere.",
+        "By the afternoon it has shut itself off for lack of juice.",
+        "The battery capacity is disappointing and it empties in no time.",
+        "Runtime on a full charge is pathetic.",
+        "I'm constantly hunting for an outlet because the battery gives out.",
+        "It loses power far faster than advertised.",
+    ],
+    "screen": [
+        "Text and photos look razor sharp on this panel.",
+        "The display is a joy to look at, rich and luminous.",
+        "Watching videos on this screen is a treat, the colours pop.",
+        "Really impressed by the brightness and clarity of the display.",
+        "The panel is lovely, with deep blacks and lively colours.",
+        "Images on the screen are crisp and full of detail.",
+        "Beautiful, vibrant display that is easy on the eyes.",
+        "The screen is fantastic to look at.",
+    ],
+    "service": [
+        "The help desk treated me with contempt and solved nothing.",
+        "Their support agent was condescending and useless.",
+        "I contacted customer care three times and got attitude every time.",
+        "The representative on the phone was short with me and refused to help.",
+        "Dealing with their support staff was a nightmare.",
+        "Customer care ignored my complaint and was discourteous.",
+    ],
+}
 
 EN_FILLER_SUBJECTS = ["my sister", "my dad", "a coworker", "my neighbor", "my son", "my aunt",
                       "a friend from school", "my grandmother", "my roommate", "my boss"]
@@ -115,6 +149,37 @@ ZH_OPINIONS = [
     ]),
 ]
 
+ZH_HELDOUT = {
+    "battery": [
+        "充满电用不了几个小时就关机了。",
+        "一天得充三四回电，太麻烦了。",
+        "电力撑不住，出门必须带充电宝。",
+        "电池容量太小，很快就用完了。",
+        "没用多久电就耗光了，很失望。",
+        "电池掉电严重，待机也掉得快。",
+        "续航能力很弱，玩一会游戏就没电。",
+        "充一次电根本不够用一天。",
+    ],
+    "screen": [
+        "屏幕画质细腻，看视频很享受。",
+        "显示屏色彩饱满，非常好看。",
+        "屏幕亮丽通透，文字很锐利。",
+        "这个屏幕看起来特别舒服，色彩很好。",
+        "屏幕的分辨率高，图片很细腻。",
+        "显示屏效果一流，亮度也够。",
+        "屏幕色彩真实，画质很好。",
+        "看电影的时候屏幕效果很惊艳。",
+    ],
+    "service": [
+        "客服一直推脱责任，根本不解决问题。",
+        "打了几次客服电话，态度冷淡。",
+        "客服说话很冲，一点礼貌都没有。",
+        "售后人员爱答不理，非常不专业。",
+        "问客服问题半天不回，回了也很敷衍。",
+        "客服的态度让人非常不爽。",
+    ],
+}
+
 ZH_FILLER_TEMPLATES = [
     "这是{m}买给{s}的礼物。",
     "{d}收到的，包装是普通纸箱。",
@@ -155,9 +220,12 @@ def rating_for(rng, polarities):
     return rng.choice([3, 4, 5])
 
 
-def write_dump(out_dir, lang, products, reviews, seed, ratings):
+def write_dump(out_dir, lang, products, reviews, seed, ratings, heldout=False):
     rng = random.Random(f"{seed}-{lang}")
     opinions = EN_OPINIONS if lang == "en" else ZH_OPINIONS
+    if heldout:
+        held = EN_HELDOUT if lang == "en" else ZH_HELDOUT
+        opinions = [(key, polarity, held[key]) for key, polarity, _ in opinions]
     path = os.path.join(out_dir, f"planted_{lang}.jsonl")
     truth = {}
     with open(path, "w", encoding="utf-8") as out:
@@ -195,12 +263,15 @@ def main():
     ap.add_argument("--reviews", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-ratings", action="store_true")
+    ap.add_argument("--heldout", action="store_true",
+                    help="say the opinions in the held-out wordings (EN_HELDOUT, ZH_HELDOUT)")
     a = ap.parse_args()
     if a.products < 1 or a.reviews < 20:
         ap.error("--products must be >= 1 and --reviews >= 20")
     os.makedirs(a.out_dir, exist_ok=True)
     for lang in (["en", "zh"] if a.lang == "both" else [a.lang]):
-        print(write_dump(a.out_dir, lang, a.products, a.reviews, a.seed, not a.no_ratings))
+        print(write_dump(a.out_dir, lang, a.products, a.reviews, a.seed, not a.no_ratings,
+                         a.heldout))
 
 
 if __name__ == "__main__":

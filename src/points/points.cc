@@ -30,7 +30,8 @@ Matrix ClusterSpace(const Matrix& S, int cols) {
 }
 
 Polarity Decide(const Point& p, const PointsOptions& o, double rated_share) {
-  if (p.lexicon_coverage >= o.lexicon_min_coverage && std::abs(p.lexicon) >= o.lexicon_min_mean) {
+  if (p.lexicon_coverage >= o.lexicon_min_coverage &&
+      std::abs(p.lexicon) >= o.lexicon_min_agreement * p.lexicon_coverage) {
     return p.lexicon > 0 ? Polarity::kPraise : Polarity::kComplaint;
   }
   if (p.rating && rated_share >= 0.5) {
@@ -227,6 +228,22 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     p.lexicon_coverage = covered / wsum;
     if (rated > 0) p.rating = rating / rated;
     p.polarity = Decide(p, o, rated / wsum);
+    // A praise or complaint is shown by a member that says it in words when there is one (the
+    // highest-weight one that is not a fragment), never by one of the other sign or a flat
+    // statement when a signed one exists: "价格太高" is not the face of a praise point.
+    if (p.polarity == Polarity::kPraise || p.polarity == Polarity::kComplaint) {
+      const int want = p.polarity == Polarity::kPraise ? 1 : -1;
+      std::optional<size_t> best;
+      for (const PointMember& m : ms) {
+        if (sign[m.index] == want && !fragment(m.index) &&
+            (!best || w.final(m.index) > w.final(*best)))
+          best = m.index;
+      }
+      if (best && sign[p.representative] != want) {
+        p.representative = *best;
+        p.text = texts[*best];
+      }
+    }
     // Aspect: lift of each aspect head over the members vs its scope mean (1 / n).
     double best = 0, second = 0;
     std::string best_name;

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -303,6 +306,39 @@ TEST(LearnedSentenceVectors, ChineseParaphrasesAreCloserThanOtherTopics) {
   }
   EXPECT_GT(within / nw, across / na + 0.15) << within / nw << " vs " << across / na;
   EXPECT_EQ(X, LearnedSentenceVectors(texts, LearnedSpaceOptions{}));  // deterministic
+}
+
+// The shipped English word lists on a hand-labelled set (tests/data/polarity/en_labelled.tsv, 140
+// review sentences written for this project): the sentence's sign must be the label's (praise
+// +, complaint -, neutral 0). Prints accuracy per label; the floor guards against regressions.
+TEST(PolarityLexicon, EnglishHandLabelledSet) {
+  const PolarityLexicon lex = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+  std::ifstream in(REVSUM_TEST_DATA "/polarity/en_labelled.tsv");
+  ASSERT_TRUE(in) << "tests/data/polarity/en_labelled.tsv";
+  std::map<std::string, std::pair<int, int>> per;  // label -> (right, total)
+  std::string line;
+  int right = 0, total = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const std::string label = line.substr(0, tab);
+    const int s = lex.Score(line.substr(tab + 1));
+    const int want = label == "praise" ? 1 : label == "complaint" ? -1 : 0;
+    const bool ok = ((s > 0) - (s < 0)) == want;
+    per[label].first += ok;
+    per[label].second += 1;
+    right += ok;
+    total += 1;
+    if (!ok)
+      std::cout << "  miss (" << label << ", score " << s << "): " << line.substr(tab + 1) << "\n";
+  }
+  for (const auto& [label, c] : per)
+    std::cout << label << ": " << c.first << "/" << c.second << "\n";
+  std::cout << "English lexicon accuracy: " << right << "/" << total << " = "
+            << 100.0 * right / total << "%\n";
+  ASSERT_EQ(total, 140);
+  EXPECT_GE(right, 100);  // measured
 }
 
 }  // namespace
