@@ -407,6 +407,15 @@ std::string FtsIndexText(std::string_view text) {
   return out;
 }
 
+bool FtsIndexTextIsText(std::string_view text) {
+  // Every spaced code point is U+3040 or above, which UTF-8 starts with a byte of 0xE3 or more;
+  // an invalid byte is copied as it is either way.
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) >= 0xE3) return false;
+  }
+  return true;
+}
+
 std::string FtsQuery(std::string_view query) { return QueryRewriter(query, query).Rewrite(); }
 
 }  // namespace revsum
