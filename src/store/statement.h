@@ -37,6 +37,11 @@ class Statement {
     return Check(
         sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
   }
+  // Binds text without copying it: the caller keeps `v` alive and unchanged until the statement
+  // has run (the ingest writer's review and sentence texts, bound once and stepped at once).
+  Statement& BindStatic(int i, std::string_view v) {
+    return Check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC));
+  }
   Statement& BindBlob(int i, std::string_view v) {
     return Check(
         sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
