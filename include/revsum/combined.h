@@ -46,6 +46,18 @@ class CombinedEmbedder : public Embedder {
   // Thread-safety: as the less thread-safe of the two embedders.
   Matrix Embed(const std::vector<std::string>& sentences) override;
 
+  // The same rows for `sentences` given the first embedder's rows `first_rows` (computed by the
+  // caller over the same batch), with the second embedder run only on the rows listed in
+  // `second_rows` (ascending, each < sentences.size(), at least one when there are sentences). The
+  // other rows keep only their first half (renormalised, as for a zero second row) and a zero
+  // second half. With every row listed this is exactly Embed. Lets a caller spend an expensive
+  // second embedder (USE-lite) only on the sentences that can matter
+  // (SummarizeOptions::dense_candidates).
+  Matrix EmbedRows(const std::vector<std::string>& sentences, const Matrix& first_rows,
+                   const std::vector<size_t>& second_rows);
+
+  Embedder& first() { return first_; }
+  Embedder& second() { return second_; }
   const CombinedOptions& options() const { return options_; }
 
  private:

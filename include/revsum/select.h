@@ -123,6 +123,10 @@ struct Selected {
   std::string text;        // the sentence text as emitted (cut when truncated)
 };
 
+// The emitted text of a selection: the chosen texts in order, joined by single spaces (the
+// stored summary, Summary::Text). A token budget holds on this text, joins included.
+std::string JoinSelected(const std::vector<Selected>& selected);
+
 class BudgetedSelector {
  public:
   // `words` measures sentence length for the length filter and for word / ratio budgets.
@@ -130,7 +134,8 @@ class BudgetedSelector {
   BudgetedSelector(SelectorOptions options, CostFunction words, CostFunction tokens = {});
 
   // Chooses sentences from `texts` (one scope) with `weights` (same length) and `embeddings`
-  // (one L2-normalised row per text). Never exceeds the budget. Throws std::invalid_argument on
+  // (one L2-normalised row per text). Never exceeds the budget (a token budget: measured on
+  // JoinSelected of the result). Throws std::invalid_argument on
   // mismatched sizes, or on a token budget without a token cost function.
   std::vector<Selected> Select(const std::vector<std::string>& texts,
                                const Eigen::VectorXf& weights, const Matrix& embeddings,

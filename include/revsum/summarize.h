@@ -42,6 +42,20 @@ struct SummarizeOptions {
 
   // LLM-token cost of a sentence, needed only for token budgets ("300t").
   CostFunction token_cost;
+
+  // With a CombinedEmbedder (lexical + USE-lite), the second, expensive embedder runs only on
+  // this many sentences of a scope (and the seeds): those with the largest weight in a first,
+  // first-embedder-only scoring of the whole scope. The others keep only their lexical half (see
+  // CombinedEmbedder::EmbedRows), for scoring, selection and points alike; a scope with at most
+  // this many sentences is embedded whole, exactly as before. 0 = every sentence (as before).
+  // Measured on the dev sets (revsum eval --budget-from-file --threads 1, default embedder),
+  // R1 oposum / copycat / opinosis and eval CPU seconds:
+  //   0 (all)  42.29 / 33.73 / 33.42  17.3 s      64  42.02 / 33.73 / 32.92  10.7 s
+  //   96       42.29 / 33.73 / 33.06  12.4 s      48  41.94 / 33.73 / 33.12   8.9 s
+  //   32       41.28 / 33.95 / 31.81   7.1 s      16  41.00 / 33.07 / 31.51   4.2 s
+  // 48 halves the encoder's cost within 0.35 R1 of all (R2 and RL move by under 0.45 either way);
+  // 32 loses 1-1.6 R1. Copycat's products have fewer than 48 sentences.
+  size_t dense_candidates = 48;
 };
 
 // One kept sentence, citable: review_index-th input text, sentence_index-th sentence of it.
@@ -76,9 +90,13 @@ CostFunction BudgetWordCost();
 // The scored and selected sentences of one scope whose sentences are already segmented (for
 // example read back from the store): what SummarizeTexts does after segmentation.
 struct ScopeSummary {
-  Weights weights;                // row i: texts[i]
+  Weights weights;                 // row i: texts[i]
   std::vector<Selected> selected;  // in selection order; Selected::index refers to texts
   Matrix embeddings;               // row i: texts[i] as scored (for points.h; callers may drop it)
+  // With a CombinedEmbedder and more than dense_candidates sentences: the rows (ascending) whose
+  // second (USE-lite) half was computed; every other row has a zero second half. Empty when
+  // every row has both halves (or the embedder is not combined).
+  std::vector<size_t> second_rows;
 };
 
 // Embeds `texts` (together with the seeds, see the header comment), scores them as `scope` and

@@ -206,6 +206,10 @@ std::string RunKey(const RunOptions& o) {
       << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths());
   // Only a set filter is named, so unfiltered runs keep the keys (and incremental re-runs) of
   // runs made before filters existed.
+  // The encoder's candidate count changes combined results (SummarizeOptions::dense_candidates).
+  if (o.embedder != EmbedderChoice::kLexical && o.summarize.dense_candidates > 0) {
+    key << ";dense=" << o.summarize.dense_candidates;
+  }
   const ReviewFilter& f = o.filter;
   if (f.min_rating) key << ";min_rating=" << *f.min_rating;
   if (f.max_rating) key << ";max_rating=" << *f.max_rating;
@@ -237,9 +241,8 @@ StoredSummary MakeSummary(const std::string& scope, const std::string& subject,
   summary.unit = unit;
   summary.embedder = embedder;
   for (const std::string& t : texts) summary.units_in += static_cast<int64_t>(cost(t));
+  summary.text = JoinSelected(result.selected);  // what a token budget was held on
   for (const Selected& s : result.selected) {
-    if (!summary.text.empty()) summary.text += ' ';
-    summary.text += s.text;
     summary.sentence_ids.push_back(sentence_ids[s.index]);
     summary.units_out += static_cast<int64_t>(s.cost);
   }

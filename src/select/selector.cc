@@ -216,11 +216,18 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
   std::vector<Selected> chosen;
   size_t used = 0;
   const float lambda = options_.lambda;
+  // Token budgets hold on the emitted text (JoinSelected), not on the sum of the sentences: the
+  // joining space can be a token of its own (o200k_base: "电池很耐用。" is 6 tokens, two of them
+  // joined 13), so a sentence after the first is estimated at one token more and each choice is
+  // checked on the joined text itself; a choice that would overflow it is dropped.
+  const bool token_budget = budget.unit == Budget::Unit::kTokens;
+  std::string joined;
+  auto estimate = [&](size_t i) { return cost[i] + (token_budget && !chosen.empty() ? 1 : 0); };
   while (true) {
     size_t best = n;
     float best_gain = 0.f;
     for (size_t i = 0; i < n; ++i) {
-      if (!candidate[i] || used + cost[i] > limit) continue;
+      if (!candidate[i] || used + estimate(i) > limit) continue;
       if (max_sim[i] > options_.duplicate_threshold) continue;
       const float relevance = weights(static_cast<Eigen::Index>(i)) / w_max;
       const float mmr = lambda * relevance - (1.f - lambda) * max_sim[i];
@@ -233,8 +240,18 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     }
     if (best == n) break;
     candidate[best] = 0;
-    used += cost[best];
-    chosen.push_back({best, cost[best], false, texts[best]});
+    size_t added = cost[best];
+    if (token_budget && !chosen.empty()) {
+      std::string longer = joined + ' ' + texts[best];
+      const size_t total = tokens_(longer);
+      if (total > limit) continue;  // the join costs more than estimated: not this one
+      added = total - used;
+      joined = std::move(longer);
+    } else if (token_budget) {
+      joined = texts[best];
+    }
+    used += added;
+    chosen.push_back({best, added, false, texts[best]});
     Eigen::VectorXf sims = embeddings * embeddings.row(static_cast<Eigen::Index>(best)).transpose();
     if (options_.relative_similarity) sims = (sims.array() - mu) / (1.f - mu);
     for (size_t i = 0; i < n; ++i)
@@ -291,6 +308,15 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     }
   }
   return chosen;
+}
+
+std::string JoinSelected(const std::vector<Selected>& selected) {
+  std::string out;
+  for (const Selected& s : selected) {
+    if (!out.empty()) out += ' ';
+    out += s.text;
+  }
+  return out;
 }
 
 }  // namespace revsum

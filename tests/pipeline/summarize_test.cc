@@ -6,6 +6,7 @@
 
 #include "revsum/lexical.h"
 #include "revsum/summarize.h"
+#include "revsum/tokens.h"
 
 namespace revsum {
 namespace {
@@ -34,6 +35,32 @@ TEST(SummarizeTextsTest, KeptSentencesCiteTheirReviewAndSentence) {
       EXPECT_EQ(s.text, sentences[s.sentence_index].text);
     }
     EXPECT_GT(s.weight, 0.f);
+  }
+}
+
+// Short Chinese sentences of five to seven o200k_base tokens each; joined by a space, each join
+// is a token of its own (issue 8: a 150t budget on 手机 stored 174 tokens).
+const std::vector<std::string> kPhoneReviews = {
+    "电池很耐用。屏幕很清楚。拍照效果不错。", "电池很耐用。运行速度很快。外观漂亮。",
+    "屏幕很清楚。信号不太好。发热有点严重。", "拍照效果不错。电池很耐用。价格便宜。",
+    "运行速度很快。屏幕很清楚。物流很快。",   "发热有点严重。信号不太好。客服态度差。",
+    "外观漂亮。手感很好。系统流畅。",         "价格便宜。性价比高。推荐购买。",
+};
+
+TEST(SummarizeTextsTest, ATokenBudgetHoldsOnTheJoinedChineseText) {
+  std::string error;
+  const std::shared_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
+  ASSERT_TRUE(tokens) << error;
+  LexicalEmbedder embedder;
+  SummarizeOptions options;
+  options.selector.min_words = 1;
+  options.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
+  for (int budget : {20, 30, 40, 50, 60}) {
+    options.budget = ParseBudget(std::to_string(budget) + "t");
+    const Summary summary = SummarizeTexts(kPhoneReviews, options, embedder);
+    ASSERT_GE(summary.sentences.size(), 2u) << budget;
+    EXPECT_LE(tokens->Count(summary.Text()), static_cast<size_t>(budget))
+        << budget << "t: " << summary.Text();
   }
 }
 
