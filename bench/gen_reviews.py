@@ -3,7 +3,10 @@
 
 The sentences are assembled from phrase tables written for this project, so the text has the
 length and punctuation mix of real reviews (2-8 sentences, some HTML line breaks and entities)
-without copying any real review. Usage: gen_reviews.py N OUT.jsonl [--seed S]
+without copying any real review. Usage: gen_reviews.py N OUT.jsonl [--seed S] [--unique]
+
+--unique: no sentence repeats (each carries a detail with its own running number and random
+words), so the embedding cache cannot hide the encoder's cost, as with real dumps (issue 10).
 """
 import json
 import random
@@ -23,11 +26,27 @@ EXTRAS = ["Would buy again!", "Not recommended.", "Five stars.", "Meh...", "Love
           "Great value for &quot;budget&quot; gear.", "Packaging was fine.<br />Nothing special."]
 
 
-def review(rng, i):
+USES = ["cooking", "travel", "work", "camping", "school runs", "the gym", "gardening",
+        "commuting", "a party", "daily chores", "my workshop", "the office", "hiking", "guests"]
+ADJECTIVES = ["sturdy", "quiet", "bright", "heavy", "light", "smooth", "rough", "warm", "cold",
+              "solid", "loose", "tight", "clean", "noisy", "simple", "odd", "handy", "fragile"]
+
+
+def unique_detail(rng, counter):
+    """A clause that makes a sentence unique: its own running number and random words."""
+    return (f" after {rng.randint(2, 400)} days of {rng.choice(USES)}, "
+            f"{rng.choice(ADJECTIVES)} and {rng.choice(ADJECTIVES)} (order {counter})")
+
+
+def review(rng, i, unique=None):
     n = rng.randint(2, 8)
     parts = []
     for _ in range(n):
-        if rng.random() < 0.25:
+        if unique is not None:
+            unique[0] += 1
+            parts.append(f"{rng.choice(SUBJECTS)} {rng.choice(VERDICTS)}"
+                         f"{unique_detail(rng, unique[0])}.")
+        elif rng.random() < 0.25:
             parts.append(rng.choice(EXTRAS))
         else:
             parts.append(f"{rng.choice(SUBJECTS)} {rng.choice(VERDICTS)}{rng.choice(TAILS)}.")
@@ -40,11 +59,13 @@ def review(rng, i):
 
 def main():
     n, out = int(sys.argv[1]), sys.argv[2]
-    seed = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--seed" else 42
+    args = sys.argv[3:]
+    seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 42
+    unique = [0] if "--unique" in args else None
     rng = random.Random(seed)
     with open(out, "w", encoding="utf-8") as f:
         for i in range(n):
-            f.write(json.dumps(review(rng, i), ensure_ascii=False) + "\n")
+            f.write(json.dumps(review(rng, i, unique), ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One million reviews end to end (issue 10): ingest, then summarise with the default embedder and
+# with lexical, on text whose sentences never repeat (bench/gen_reviews.py --unique: each sentence
+# carries its own running number and random words), so the embedding cache cannot hide the
+# encoder as it does with the phrase-table text. Prints wall seconds, CPU seconds (user + sys) and
+# peak RSS of every step.
+#   bench/million.sh BUILD_DIR [N=1000000] [THREADS=0]
+# The summarise runs read copies of the ingested store, so each starts from the same state.
+set -euo pipefail
+build=${1:?usage: bench/million.sh BUILD_DIR [N] [THREADS]}
+n=${2:-1000000}
+threads=${3:-0}
+here=$(cd "$(dirname "$0")" && pwd)
+revsum="$build/revsum"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+step() {  # label, command...: runs it and prints "label: wall s, CPU s, peak RSS MB"
+  local label=$1
+  shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > /dev/null 2> "$work/err" || {
+    cat "$work/err" >&2
+    exit 1
+  }
+  read -r wall user sys rss < "$work/t"
+  printf '%-28s %8.1f s wall %8.1f s CPU %7.0f MB peak RSS\n' "$label:" "$wall" \
+    "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)"
+}
+
+python3 "$here/gen_reviews.py" "$n" "$work/reviews.jsonl" --unique > /dev/null
+echo "$n reviews ($(du -m "$work/reviews.jsonl" | cut -f1) MB, sentences never repeat), $(nproc) cores, --threads $threads"
+step "ingest" "$revsum" ingest -q "$work/reviews.jsonl" --threads "$threads" --db "$work/base.db"
+sqlite3 "$work/base.db" "SELECT count(*) || ' products, ' || (SELECT count(*) FROM sentences) || ' sentences' FROM products"
+for embedder in auto lexical; do
+  cp "$work/base.db" "$work/$embedder.db"
+  step "summarize --embedder $embedder" "$revsum" summarize -q --embedder "$embedder" \
+    --threads "$threads" --db "$work/$embedder.db"
+  rm -f "$work/$embedder.db" "$work/$embedder.db-wal" "$work/$embedder.db-shm"
+done
