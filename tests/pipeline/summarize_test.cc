@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "revsum/combined.h"
 #include "revsum/lexical.h"
 #include "revsum/summarize.h"
 #include "revsum/tokens.h"
@@ -62,6 +63,42 @@ TEST(SummarizeTextsTest, ATokenBudgetHoldsOnTheJoinedChineseText) {
     EXPECT_LE(tokens->Count(summary.Text()), static_cast<size_t>(budget))
         << budget << "t: " << summary.Text();
   }
+}
+
+TEST(SummarizeTextsTest, ACombinedEmbedderEmbedsItsSecondHalfOnlyForTheDenseCandidates) {
+  // Two lexical embedders of different widths stand in for lexical + USE-lite.
+  LexicalEmbedder first;
+  LexicalOptions narrow;
+  narrow.dim = 64;
+  LexicalEmbedder second(narrow);
+  CombinedEmbedder combined(first, second, CombinedOptions{0.8f});
+  std::vector<std::string> texts;
+  SentenceSegmenter segmenter;
+  for (const std::string& review : kHeadphones) {
+    for (const Sentence& s : segmenter.Split(review)) texts.push_back(s.text);
+  }
+  ASSERT_GT(texts.size(), 6u);
+  SummarizeOptions options;
+  options.seeds_path.clear();
+  options.dense_candidates = 6;
+  const ScopeSummary some = SummarizeScope(texts, Scope::kProduct, options, {}, combined);
+  ASSERT_EQ(some.second_rows.size(), 6u);
+  const Eigen::Index width = some.embeddings.cols() - 64;
+  for (Eigen::Index i = 0; i < some.embeddings.rows(); ++i) {
+    const bool dense = std::binary_search(some.second_rows.begin(), some.second_rows.end(),
+                                          static_cast<size_t>(i));
+    EXPECT_EQ(some.embeddings.row(i).rightCols(64).norm() > 0.f, dense) << texts[i];
+    EXPECT_NEAR(some.embeddings.row(i).norm(), 1.f, 1e-4f);
+    EXPECT_GT(some.embeddings.row(i).leftCols(width).norm(), 0.f);
+  }
+  // 0, or a scope no larger than the count: every row, exactly as Embed.
+  options.dense_candidates = 0;
+  const ScopeSummary all = SummarizeScope(texts, Scope::kProduct, options, {}, combined);
+  EXPECT_TRUE(all.second_rows.empty());
+  EXPECT_TRUE(all.embeddings.isApprox(combined.Embed(texts)));
+  options.dense_candidates = texts.size();
+  EXPECT_TRUE(SummarizeScope(texts, Scope::kProduct, options, {}, combined)
+                  .embeddings.isApprox(all.embeddings));
 }
 
 TEST(SummarizeTextsTest, StaysWithinTheWordBudget) {
