@@ -19,12 +19,30 @@ namespace revsum {
 namespace {
 
 // The cluster space: S or its last `cols` columns, rows renormalised (zero rows stay zero).
-Matrix ClusterSpace(const Matrix& S, int cols) {
-  if (cols <= 0 || cols >= S.cols()) return S;
-  Matrix out = S.rightCols(cols);
-  for (Eigen::Index i = 0; i < out.rows(); ++i) {
-    const float norm = out.row(i).norm();
-    if (norm > 0) out.row(i) /= norm;
+// The cluster space: S or its last `cols` columns; with `centre`, minus `centre` times the mean
+// of the non-zero rows; rows renormalised (zero rows stay zero).
+Matrix ClusterSpace(const Matrix& S, int cols, float centre) {
+  Matrix out = cols <= 0 || cols >= S.cols() ? S : Matrix(S.rightCols(cols));
+  auto normalise = [&out] {
+    for (Eigen::Index i = 0; i < out.rows(); ++i) {
+      const float norm = out.row(i).norm();
+      if (norm > 0) out.row(i) /= norm;
+    }
+  };
+  normalise();
+  if (centre > 0) {
+    Eigen::RowVectorXf mean = Eigen::RowVectorXf::Zero(out.cols());
+    Eigen::Index rows = 0;
+    for (Eigen::Index i = 0; i < out.rows(); ++i) {
+      if (out.row(i).squaredNorm() == 0) continue;
+      mean += out.row(i);
+      ++rows;
+    }
+    if (rows > 0) mean /= static_cast<float>(rows);
+    for (Eigen::Index i = 0; i < out.rows(); ++i) {
+      if (out.row(i).squaredNorm() > 0) out.row(i) -= centre * mean;
+    }
+    normalise();
   }
   return out;
 }
@@ -68,7 +86,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   const Matrix X = learned ? LearnedSentenceVectors(
                                  texts, o.learned,
                                  [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
-                           : ClusterSpace(*in.embeddings, o.cluster_columns);
+                           : ClusterSpace(*in.embeddings, o.cluster_columns, o.centre);
   const float threshold = learned ? o.learned_threshold : o.threshold;
   const float centroid_threshold = learned ? o.learned_centroid_threshold : o.centroid_threshold;
   const float merge_threshold = learned ? o.learned_merge_threshold : o.merge_threshold;
