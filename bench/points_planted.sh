@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Support and polarity of points on dumps with planted opinions (bench/gen_planted.py, issue 8).
+#
+# For each language (en, zh), seed, with and without ratings, and with the generator's own and its
+# held-out wordings (--heldout): generates 2 products x 200 reviews, runs revsum into a temporary
+# store and prints, per planted opinion, the point that holds most of its sentences (from
+# point_evidence): its share against the planted one, its polarity, how many of its members are
+# the opinion's, and how many other points hold some of it. "ok" = within 5 points, right
+# polarity. Ends with the count of ok lines per configuration.
+#
+# Usage: bench/points_planted.sh [SEEDS...]   (default: 7 3 11); REVSUM=path/to/revsum to override.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+revsum=${REVSUM:-$here/build/revsum}
+seeds=("$@")
+[ ${#seeds[@]} -gt 0 ] || seeds=(7 3 11)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for lang in en zh; do
+  for words in "" --heldout; do
+    for rated in "" --no-ratings; do
+      ok=0
+      total=0
+      for seed in "${seeds[@]}"; do
+        d="$work/$lang$words$rated$seed"
+        mkdir -p "$d"
+        python3 "$here/bench/gen_planted.py" "$d" --lang "$lang" --products 2 --reviews 200 \
+          --seed "$seed" $words $rated > /dev/null
+        "$revsum" run "$d/planted_$lang.jsonl" --db "$d/p.db" --quiet > /dev/null
+        out=$(python3 - "$d/p.db" "$d/planted_$lang.jsonl.truth.json" <<'PY'
+import collections, json, sqlite3, sys, unicodedata
+db, truth_path = sys.argv[1], sys.argv[2]
+def norm(t):
+    return unicodedata.normalize('NFKC', t).rstrip('.。!！')
+rows = sqlite3.connect(db).execute("""SELECT e.product, e.idx, pp.polarity, pp.share, e.sentence
+    FROM point_evidence e JOIN product_points pp
+      ON pp.run_id = e.run_id AND pp.product = e.product AND pp.idx = e.idx""").fetchall()
+for product, entry in json.load(open(truth_path, encoding='utf-8')).items():
+    for o in entry['opinions']:
+        wordings = {norm(t) for t in o['paraphrases']}
+        hits, size, meta = collections.Counter(), collections.Counter(), {}
+        for p, idx, polarity, share, sentence in rows:
+            if p != product:
+                continue
+            size[idx] += 1
+            meta[idx] = (polarity, share)
+            hits[idx] += norm(sentence) in wordings
+        hits = +hits
+        if not hits:
+            print(f"BAD {product} {o['key']}: planted {100 * o['share']:.0f}% {o['polarity']}: no point")
+            continue
+        idx, n = hits.most_common(1)[0]
+        polarity, share = meta[idx]
+        ok = abs(share - o['share']) <= 0.05 and polarity == o['polarity']
+        print(f"{'ok ' if ok else 'BAD'} {product} {o['key']}: planted {100 * o['share']:.0f}% "
+              f"{o['polarity']} -> {100 * share:.1f}% {polarity} (members {n}/{size[idx]} its own; "
+              f"{len(hits) - 1} other points hold some)")
+PY
+)
+        echo "$out" | sed "s/^/$lang${words:+ heldout}${rated:+ unrated} seed $seed: /"
+        ok=$((ok + $(echo "$out" | grep -c '^ok' || true)))
+        total=$((total + $(echo "$out" | wc -l)))
+      done
+      echo "== $lang${words:+ heldout}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity"
+    done
+  done
+done
