@@ -102,7 +102,7 @@ void CheckLanguage(const std::string& lang, bool ratings, double tolerance) {
 // reviews): English rated battery 36% and 33% for 40% planted; unrated 36%/27% and screen "no
 // point"; Chinese: no planted opinion formed a point. Now all within 2 points
 // (bench/points_planted.sh prints them for other seeds and for the held-out wordings).
-// DISABLED: Chinese without ratings, seed 7: en-product-2's "service" (5 %) point has a filler
+// DISABLED: Chinese without ratings, seed 7: zh-product-2's "service" (5 %) point has a filler
 // sentence as its face (10 of its 14 members are the opinion's), so no point shows one of its
 // wordings; the learned space does not separate it from the filler well enough yet.
 TEST(PointsQuality, EnglishPlantedSharesAndPolarity) { CheckLanguage("en", true, 0.05); }
