@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "revsum/review.h"
@@ -43,7 +44,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
@@ -185,9 +186,17 @@ class ReviewStore {
   // --- ingest -------------------------------------------------------------------------------
   // Registers (or finds) a dump by path; returns its id.
   int64_t AddSource(const std::string& path, const std::string& format, uint64_t size_bytes);
-  // Records the counts of the latest ingest of a source.
+  // A range of ratings: {min, max, every rating 0 or 1}.
+  struct RatingRange {
+    double min = 0, max = 0;
+    bool labels_only = false;
+  };
+  // `range` widened by `rating` (set by the first).
+  static void Widen(std::optional<RatingRange>& range, double rating);
+  // Records the counts of the latest ingest of a source, and the range of the ratings its
+  // records carry (unioned with the range of earlier ingests of the same path).
   void FinishSource(int64_t source_id, uint64_t records, uint64_t ingested, uint64_t duplicates,
-                    uint64_t rejected);
+                    uint64_t rejected, const std::optional<RatingRange>& ratings = std::nullopt);
   // Adds a review and its sentences. Returns false, and stores nothing, when a review with the
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
@@ -300,13 +309,12 @@ class ReviewStore {
     std::optional<int64_t> time;  // unix seconds
   };
   std::vector<ReviewFacts> ProductReviewFacts(const std::string& product);
-  // The rating range of the reviews of the store (or of one product): {min, max, all 0/1};
-  // nullopt when no review has a rating.
-  struct RatingRange {
-    double min = 0, max = 0;
-    bool labels_only = false;
-  };
+  // The rating range of the reviews of the store (or of one product); nullopt when no review has
+  // a rating.
   std::optional<RatingRange> Ratings(const std::string& product = "");
+  // Per source path, the rating range of its dump as ingested (every record read, other shards'
+  // too; unioned over re-ingests of the path). Sources without a rating are left out.
+  std::unordered_map<std::string, RatingRange> SourceRatings();
 
   // --- read-only queries for the CLI (src/store/query.cc) ------------------------------------
   // Search (see FtsQuery) restricted to the sentences of these product keys; all products when

@@ -181,10 +181,11 @@ class Merger {
     Query find(out_, "SELECT id FROM sources WHERE path = ?1");
     Query insert(out_,
                  "INSERT INTO sources(path, format, size_bytes, records, ingested, duplicates, "
-                 "rejected, ingested_at, status) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+                 "rejected, ingested_at, status, rating_min, rating_max, rating_labels) "
+                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
     Query q(in_,
             "SELECT id, path, format, size_bytes, records, ingested, duplicates, rejected, "
-            "ingested_at, status FROM sources ORDER BY id");
+            "ingested_at, status, rating_min, rating_max, rating_labels FROM sources ORDER BY id");
     while (q.Step()) {
       SourceState state;
       find.Bind(1, q.Text(1));
@@ -194,7 +195,7 @@ class Merger {
         find.Reset();
       } else {
         find.Reset();
-        for (int c = 1; c <= 9; ++c) insert.BindValue(c, q, c);
+        for (int c = 1; c <= 12; ++c) insert.BindValue(c, q, c);
         insert.Run();
         state.out_id = sqlite3_last_insert_rowid(out_);
         ++counts_.sources;
@@ -303,15 +304,23 @@ class Merger {
               "UPDATE sources SET records = records + ?2, ingested = ingested + ?3, "
               "duplicates = duplicates + ?4, rejected = rejected + ?5, "
               "ingested_at = max(coalesce(ingested_at, ''), coalesce(?6, '')), "
-              "status = CASE WHEN ?7 = 'ingesting' THEN 'ingesting' ELSE status END "
+              "status = CASE WHEN ?7 = 'ingesting' THEN 'ingesting' ELSE status END, "
+              // The dump's rating range: the union (every shard saw the whole dump).
+              "rating_min = CASE WHEN ?8 IS NULL THEN rating_min "
+              "ELSE min(coalesce(rating_min, ?8), ?8) END, "
+              "rating_max = CASE WHEN ?9 IS NULL THEN rating_max "
+              "ELSE max(coalesce(rating_max, ?9), ?9) END, "
+              "rating_labels = CASE WHEN ?10 IS NULL THEN rating_labels "
+              "ELSE coalesce(rating_labels, 1) AND ?10 END "
               "WHERE id = ?1");
     Query q(in_,
-            "SELECT id, records, ingested, duplicates, rejected, ingested_at, status FROM sources");
+            "SELECT id, records, ingested, duplicates, rejected, ingested_at, status, rating_min, "
+            "rating_max, rating_labels FROM sources");
     while (q.Step()) {
       const SourceState& state = sources_[q.Int(0)];
       if (!state.existed) continue;
       add.Bind(1, state.out_id);
-      for (int c = 2; c <= 7; ++c) add.BindValue(c, q, c - 1);
+      for (int c = 2; c <= 10; ++c) add.BindValue(c, q, c - 1);
       add.Run();
     }
   }

@@ -281,6 +281,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
     options.progress(p);
   };
   uint64_t last_bytes = 0;
+  std::optional<ReviewStore::RatingRange> ratings;
   try {
     while (auto batch = done.Pop()) {
       pending.emplace(batch->seq, std::move(*batch));
@@ -291,6 +292,10 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
         }
         for (size_t i = 0; i < b.records.size(); ++i) {
           ++counts.read;
+          // The dump's rating scale is a property of the whole dump: every shard sees it alike.
+          if (b.records[i].review && b.records[i].review->rating) {
+            ReviewStore::Widen(ratings, *b.records[i].review->rating);
+          }
           if (b.other_shard[i]) {
             ++counts.other_shard;
           } else if (b.records[i].review) {
@@ -328,7 +333,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
   if (source_id < 0)
     source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
   store.FinishSource(source_id, counts.read - counts.other_shard, counts.ingested,
-                     counts.duplicates, counts.rejected);
+                     counts.duplicates, counts.rejected, ratings);
   report(last_bytes);
   return counts;
 }

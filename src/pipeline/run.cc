@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 
 #include "bounded_queue.h"
 #include "revsum/combined.h"
@@ -378,6 +379,9 @@ struct ScopeResult {
   std::vector<StoredPoint> points;  // product scope only (points.h)
 };
 
+// Per source path, the rating scale of its dump (schema 6: sources.rating_*).
+using SourceScales = std::unordered_map<std::string, RatingScale>;
+
 // The points of a product scope (points.h) as stored: `reviews` in scope order, `texts` and `ids`
 // their sentences in order. Clusters on the USE-lite half of a combined embedding (the half that
 // matches paraphrases).
@@ -385,16 +389,21 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
                                        const std::vector<std::string>& texts,
                                        const std::vector<int64_t>& ids, const ScopeSummary& result,
                                        const std::string& embedder_name,
-                                       const PolarityLexicon& lexicon, const RatingScale& scale) {
+                                       const PolarityLexicon& lexicon, const SourceScales& scales) {
   PointsInput in;
   in.texts = &texts;
   in.review_count = reviews.size();
-  in.scale = scale;
+  // Ratings arrive normalised with their own dump's scale; the points stage maps [-1, 1] onto
+  // itself.
+  in.scale = RatingScale{-1, 1, RatingScale::Kind::kLinear};
   in.embeddings = &result.embeddings;
   in.weights = &result.weights;
   std::vector<int64_t> review_ids;
   for (size_t r = 0; r < reviews.size(); ++r) {
-    in.ratings.push_back(reviews[r].rating);
+    std::optional<double> v;
+    const auto scale = scales.find(reviews[r].source);
+    if (reviews[r].rating && scale != scales.end()) v = scale->second.Normalise(*reviews[r].rating);
+    in.ratings.push_back(v);
     review_ids.push_back(reviews[r].id);
     in.review_of.insert(in.review_of.end(), reviews[r].sentences.size(), r);
   }
@@ -456,11 +465,12 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   }
   // Seeds by the scope's language: CJK scopes take cjk_seeds_path (when set).
   const SeedSet seeds = summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
-  // Points (points.h): polarity word lists, and the rating scale of the whole store.
+  // Points (points.h): polarity word lists, and each dump's rating scale — a property of the
+  // dump, so a shard store and a merged store read a rating alike.
   const PolarityLexicon lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
-  RatingScale scale;
-  if (const auto range = store.Ratings()) {
-    scale = DetectRatingScale(range->min, range->max, range->labels_only);
+  SourceScales scales;
+  for (const auto& [path, range] : store.SourceRatings()) {
+    scales[path] = DetectRatingScale(range.min, range.max, range.labels_only);
   }
   const SeedSet cjk_seeds =
       options.cjk_seeds_path.empty() ? seeds : LoadSeeds(options.cjk_seeds_path);
@@ -598,7 +608,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
                                   unit, embedder.name(), tokens.get());
           if (scope == "product") {
             r.points =
-                ProductPoints(job->reviews, texts, ids, result, embedder.name(), lexicon, scale);
+                ProductPoints(job->reviews, texts, ids, result, embedder.name(), lexicon, scales);
           }
           r.sentence_ids = std::move(ids);
           r.weights = std::move(result.weights);

@@ -91,6 +91,17 @@ std::optional<ReviewStore::RatingRange> ReviewStore::Ratings(const std::string& 
   return out;
 }
 
+std::unordered_map<std::string, ReviewStore::RatingRange> ReviewStore::SourceRatings() {
+  Flush();
+  Statement q(db_,
+              "SELECT path, rating_min, rating_max, rating_labels FROM sources "
+              "WHERE rating_min IS NOT NULL AND rating_max IS NOT NULL");
+  std::unordered_map<std::string, RatingRange> out;
+  while (q.Step()) out[q.Text(0)] = RatingRange{q.Double(1), q.Double(2), q.Int(3) != 0};
+  q.Reset();
+  return out;
+}
+
 std::vector<StoredPoint> ReviewStore::RunPoints(int64_t run_id, const std::string& product) {
   Flush();
   Statement q(db_,

@@ -262,8 +262,25 @@ CREATE VIEW point_evidence AS
   JOIN sentences s ON s.id = m.sentence_id JOIN reviews rv ON rv.id = m.review_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
-                                        kMigration5};
+// Version 6: each dump's rating scale, seen over every record the dump holds (also the records
+// of other shards under `ingest --shard`), so a rating means the same thing in a shard store, in a
+// merged store and in one store built in one process. Points normalise a review's rating with its
+// source's scale (include/revsum/points.h RatingScale), not with the range of the whole store:
+// 0/1 labels of one dump beside 1-5 stars of another stay labels and stars. Stores from before
+// take the range of the reviews they hold.
+constexpr const char* kMigration6 = R"sql(
+ALTER TABLE sources ADD COLUMN rating_min REAL;     -- smallest rating in the dump; NULL: none
+ALTER TABLE sources ADD COLUMN rating_max REAL;
+ALTER TABLE sources ADD COLUMN rating_labels INTEGER;  -- 1 when every rating was 0 or 1
+UPDATE sources SET
+  rating_min = (SELECT min(rating) FROM reviews r WHERE r.source_id = sources.id),
+  rating_max = (SELECT max(rating) FROM reviews r WHERE r.source_id = sources.id),
+  rating_labels = (SELECT sum(rating NOT IN (0, 1)) = 0 FROM reviews r
+                   WHERE r.source_id = sources.id AND rating IS NOT NULL);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3,
+                                       kMigration4, kMigration5, kMigration6};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

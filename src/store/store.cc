@@ -438,8 +438,20 @@ int64_t ReviewStore::AddSource(const std::string& path, const std::string& forma
   return id;
 }
 
+void ReviewStore::Widen(std::optional<RatingRange>& range, double rating) {
+  const bool label = rating == 0 || rating == 1;
+  if (!range) {
+    range = RatingRange{rating, rating, label};
+    return;
+  }
+  range->min = std::min(range->min, rating);
+  range->max = std::max(range->max, rating);
+  range->labels_only = range->labels_only && label;
+}
+
 void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ingested,
-                               uint64_t duplicates, uint64_t rejected) {
+                               uint64_t duplicates, uint64_t rejected,
+                               const std::optional<RatingRange>& ratings) {
   Begin();
   Statement st(db_,
                "UPDATE sources SET records = ?2, ingested = ?3, duplicates = ?4, rejected = ?5, "
@@ -451,6 +463,19 @@ void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ing
       .Bind(5, static_cast<int64_t>(rejected))
       .Bind(6, NowUtc())
       .Run();
+  if (ratings) {
+    // The union with what earlier ingests of this path saw (min/max of NULL and x is NULL in
+    // SQL, hence coalesce).
+    Statement r(db_,
+                "UPDATE sources SET rating_min = min(coalesce(rating_min, ?2), ?2), "
+                "rating_max = max(coalesce(rating_max, ?3), ?3), "
+                "rating_labels = coalesce(rating_labels, 1) AND ?4 WHERE id = ?1");
+    r.Bind(1, source_id)
+        .Bind(2, ratings->min)
+        .Bind(3, ratings->max)
+        .Bind(4, static_cast<int64_t>(ratings->labels_only))
+        .Run();
+  }
   Flush();
 }
 

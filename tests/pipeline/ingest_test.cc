@@ -167,5 +167,39 @@ TEST(IngestTest, BatchesCloseByBytesSoHugeRecordsDoNotPileUp) {
   EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews"), 40);
 }
 
+// The rating scale is the dump's (schema 6): a shard that keeps only 1- and 2-star products still
+// records the dump's 1-5 range, so its points read a 2 as a complaint, as one store would — and a
+// dump of 0/1 labels stays labels beside a star dump.
+TEST(IngestTest, EachSourceRecordsItsDumpsRatingRangeAlsoForOtherShardsRecords) {
+  TempDir dir;
+  std::string low, high;
+  for (int p = 0; p < 40; ++p) {
+    const std::string key = "P" + std::to_string(p);
+    (ProductShard(key, 2) == 1 ? low : high) = key;
+  }
+  ASSERT_FALSE(low.empty());
+  ASSERT_FALSE(high.empty());
+  std::ofstream(dir / "stars.jsonl")
+      << "{\"asin\":\"" << low << "\",\"rating\":2,\"text\":\"Meh.\"}\n"
+      << "{\"asin\":\"" << high << "\",\"rating\":5,\"text\":\"Great.\"}\n";
+  std::ofstream(dir / "labels.jsonl") << "{\"asin\":\"" << low
+                                      << "\",\"rating\":1,\"text\":\"Good.\"}\n";
+  auto store = ReviewStore::Open(dir / "db.sqlite");
+  IngestOptions options;
+  options.shard = {1, 2};
+  IngestFile(*store, dir / "stars.jsonl", options);
+  IngestFile(*store, dir / "labels.jsonl", options);
+  EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews"), 2);
+  auto ranges = store->SourceRatings();
+  const auto stars = ranges.find(dir / "stars.jsonl");
+  ASSERT_NE(stars, ranges.end());
+  EXPECT_EQ(stars->second.min, 2);
+  EXPECT_EQ(stars->second.max, 5);  // the other shard's record
+  EXPECT_FALSE(stars->second.labels_only);
+  const auto labels = ranges.find(dir / "labels.jsonl");
+  ASSERT_NE(labels, ranges.end());
+  EXPECT_TRUE(labels->second.labels_only);
+}
+
 }  // namespace
 }  // namespace revsum
