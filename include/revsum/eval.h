@@ -2,7 +2,8 @@
 // system against the gold under the protocol of the shared bench README:
 //
 //   summaries ──ReadSystemOutputs──▶ id → summary ─┐
-//   *_dev.jsonl ──ReadBenchSet──▶ BenchEntity[] ────┴─ScoreSystem──▶ DatasetScores[], EntityScores[]
+//   *_dev.jsonl ──ReadBenchSet──▶ BenchEntity[] ────┴─ScoreSystem──▶ DatasetScores[],
+//   EntityScores[]
 //
 // Per entity: ROUGE-1.5.5 -n 2 -m -f A -p 0.5 -l <budget_words> of the summary against all gold
 // summaries of the entity (rouge.h), then plain means over the entities of each dataset (-t 0).
@@ -20,7 +21,10 @@
 #include <string_view>
 #include <vector>
 
+#include "revsum/embed.h"
+#include "revsum/points.h"
 #include "revsum/rouge.h"
+#include "revsum/summarize.h"
 
 namespace revsum {
 
@@ -40,10 +44,10 @@ struct BenchReview {
 //    "gold": ["...", ...]}
 // Other fields (e.g. "domain") are ignored.
 struct BenchEntity {
-  std::string id;                   // unique within the file, e.g. "tv.B000AB2ZDE"
-  std::string dataset;              // e.g. "oposum" (as written in the file)
-  std::string split;                // e.g. "dev"
-  size_t budget_words = 0;          // summary length cut in words (ROUGE -l); > 0
+  std::string id;                    // unique within the file, e.g. "tv.B000AB2ZDE"
+  std::string dataset;               // e.g. "oposum" (as written in the file)
+  std::string split;                 // e.g. "dev"
+  size_t budget_words = 0;           // summary length cut in words (ROUGE -l); > 0
   std::vector<BenchReview> reviews;  // the inputs, in file order; at least one
   std::vector<std::string> gold;     // the reference summaries; at least one
 };
@@ -65,7 +69,8 @@ std::map<std::string, std::string> ParseSystemOutputs(std::string_view jsonl,
                                                       std::string_view origin);
 
 // Writes one {"id","summary"} line per entry, in map order, as JSON that ReadSystemOutputs reads
-// back unchanged. REQUIRES: ids and summaries are valid UTF-8. WriteSystemOutputs(path, ...) throws EvalError when the file cannot be written.
+// back unchanged. REQUIRES: ids and summaries are valid UTF-8. WriteSystemOutputs(path, ...) throws
+// EvalError when the file cannot be written.
 void WriteSystemOutputs(std::ostream& out, const std::map<std::string, std::string>& summaries);
 void WriteSystemOutputs(const std::string& path,
                         const std::map<std::string, std::string>& summaries);
@@ -88,8 +93,8 @@ struct EntityScores {
 struct DatasetScores {
   std::string dataset;  // BenchEntity::dataset
   size_t entities = 0;
-  double r1 = 0, r2 = 0, rl = 0;  // ROUGE-1.5.5's Average_F x 100: the README's tables
-  RougeScores r1_ci_low, r1_ci_high;  // 95% bootstrap interval of R, P and F, in [0, 1]
+  double r1 = 0, r2 = 0, rl = 0;          // ROUGE-1.5.5's Average_F x 100: the README's tables
+  RougeScores r1_ci_low, r1_ci_high;      // 95% bootstrap interval of R, P and F, in [0, 1]
   RougeScores mean_r1, mean_r2, mean_rl;  // plain means of R, P and F, in [0, 1]
 };
 
@@ -102,10 +107,10 @@ double RougeBootstrapAverage(const std::vector<double>& scores, int resamples = 
 
 // Scores the summaries (by entity id) against the gold of each entity, per the protocol above:
 // each summary and gold summary is cut to the entity's budget_words and laid out one sentence per
-// line; the entities of each dataset are then averaged as DatasetScores describes. Returns one DatasetScores per dataset name, in order of first appearance in `entities`;
-// when `per_entity` is not null it receives one EntityScores per entity, in `entities` order.
-// Summaries for ids that are not entities are ignored. Throws EvalError naming the entity id
-// when an entity has no summary.
+// line; the entities of each dataset are then averaged as DatasetScores describes. Returns one
+// DatasetScores per dataset name, in order of first appearance in `entities`; when `per_entity` is
+// not null it receives one EntityScores per entity, in `entities` order. Summaries for ids that are
+// not entities are ignored. Throws EvalError naming the entity id when an entity has no summary.
 std::vector<DatasetScores> ScoreSystem(const std::vector<BenchEntity>& entities,
                                        const std::map<std::string, std::string>& summaries,
                                        std::vector<EntityScores>* per_entity = nullptr);
@@ -114,5 +119,53 @@ std::vector<DatasetScores> ScoreSystem(const std::vector<BenchEntity>& entities,
 // review in order, joined by "\n", cut to budget_words. When the first sentences fall short of
 // the budget, the second sentences follow, and so on.
 std::string LeadSummary(const BenchEntity& entity);
+
+// What revsum's own summary of a bench entity is (revsum eval without --system).
+struct EvalOptions {
+  // Budget, scorer, selector, segmentation and seeds; budget is the entity's (or --budget).
+  SummarizeOptions summarize;
+  // false: the flat summary (SummarizeTexts(...).Text()). true: the structured summary, see
+  // StructuredSummary.
+  bool structured = false;
+  // The polarity lists for the structured summary (not owned; must outlive the calls); null =
+  // PolarityLexicon::Load(PolarityLexicon::DefaultPaths()) on each call.
+  const PolarityLexicon* lexicon = nullptr;
+};
+
+// One point of a structured summary, as chosen.
+struct StructuredSummaryPoint {
+  std::string text;      // the point's representative sentence
+  std::string polarity;  // PolarityName
+  size_t support = 0;
+  size_t sentence = 0;  // row of the scope (the entity's sentences, review by review)
+};
+
+// The structured summary of one entity, as the product's export makes it, measured as the flat
+// summary is:
+//   - points: ComputePoints over the scope's sentences, embeddings and attention (the scope is
+//     scored by SummarizeScope as the flat summary's is), with the product's settings
+//     (run.cc's ProductPoints): cluster_columns = kUseLiteDim for the combined embedder, fragments
+//     by DefaultFragmentRule, no ratings (bench reviews have none; polarity comes from the lexicon
+//     or is "unknown");
+//   - choice: SelectStructuredPoints (structured.h), the export's rule, sections Praise /
+//     Complaints / Other;
+//   - text: the chosen points' texts in export order (Praise, Complaints, Other; each by support)
+//     joined by single spaces, like Summary::Text. Section headers, shares, supports and
+//     citations are NOT part of it: the gold is plain prose, so ROUGE sees only the sentences,
+//     and the budget is measured on exactly that text (words: BudgetWordCost; "Ns": points;
+//     "N%": of the reviews' words; tokens: summarize.token_cost, required). Unlike the flat
+//     selector, no sentence is cut to fill the budget (a point is whole or absent).
+struct StructuredSummaryResult {
+  std::string text;
+  std::vector<StructuredSummaryPoint> points;  // in text order
+};
+StructuredSummaryResult StructuredSummary(const std::vector<std::string>& review_texts,
+                                          const EvalOptions& options, Embedder& embedder);
+
+// The summary scored for one entity: flat or structured per options.structured. Throws
+// std::runtime_error when the seed or polarity files cannot be read, std::invalid_argument for a
+// token budget without summarize.token_cost (structured).
+std::string EvalSummary(const std::vector<std::string>& review_texts, const EvalOptions& options,
+                        Embedder& embedder);
 
 }  // namespace revsum

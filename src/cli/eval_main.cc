@@ -2,6 +2,7 @@
 // (protocol of ../shared/data/bench/README.md), or score another system's output (--system).
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "command.h"
 #include "common.h"
@@ -21,7 +22,7 @@ std::string Padded(std::string s, size_t width) {
 struct EvalArgs {
   std::vector<std::string> gold;
   std::string system, write_summaries, budget = "100w", embedder = "auto";
-  bool budget_from_file = false, per_entity = false;
+  bool budget_from_file = false, per_entity = false, structured = false;
   int threads = 0;
 };
 
@@ -41,6 +42,10 @@ Runner Setup(CLI::App& sub) {
                  "auto (combined; lexical for CJK), combined, use-lite or lexical")
       ->check(CLI::IsMember({"auto", "combined", "use-lite", "lexical"}))
       ->capture_default_str();
+  sub.add_flag("--structured", args->structured,
+               "score the structured summary (the export's points, Praise / Complaints / Other) "
+               "instead of the flat one; ROUGE sees the points' sentences joined, not the "
+               "section headers or shares");
   AddThreadsOption(sub, &args->threads, "embedding threads");
   sub.add_flag("--per-entity", args->per_entity, "also print ROUGE F per entity");
   return [args] {
@@ -56,7 +61,13 @@ Runner Setup(CLI::App& sub) {
       UseLiteOptions use_lite;
       use_lite.threads = args->threads;
       EmbedderPool pool(ParseEmbedderChoice(args->embedder), use_lite);
-      SummarizeOptions options;
+      EvalOptions options;
+      options.structured = args->structured;
+      std::optional<PolarityLexicon> lexicon;
+      if (options.structured) {
+        lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+        options.lexicon = &*lexicon;
+      }
       Budget fixed;
       try {
         fixed = ParseBudget(args->budget);
@@ -64,12 +75,13 @@ Runner Setup(CLI::App& sub) {
         throw std::invalid_argument(std::string("--budget: ") + e.what());
       }
       for (const BenchEntity& e : entities) {
-        options.budget = args->budget_from_file
-                             ? Budget{Budget::Unit::kWords, static_cast<double>(e.budget_words)}
-                             : fixed;
+        options.summarize.budget =
+            args->budget_from_file
+                ? Budget{Budget::Unit::kWords, static_cast<double>(e.budget_words)}
+                : fixed;
         std::vector<std::string> texts;
         for (const BenchReview& r : e.reviews) texts.push_back(r.text);
-        summaries[e.id] = SummarizeTexts(texts, options, pool.For(texts)).Text();
+        summaries[e.id] = EvalSummary(texts, options, pool.For(texts));
       }
       if (!args->write_summaries.empty()) WriteSystemOutputs(args->write_summaries, summaries);
     }

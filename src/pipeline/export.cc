@@ -1,6 +1,7 @@
 #include "revsum/export.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -11,6 +12,7 @@
 
 #include "revsum/escape.h"
 #include "revsum/json.h"
+#include "revsum/structured.h"
 #include "revsum/summarize.h"
 
 namespace revsum {
@@ -237,14 +239,10 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
 
 // --- structured export --------------------------------------------------------------------------
 
-enum Section { kPraise = 0, kComplaints = 1, kOther = 2 };
+using Section = StructuredSection;
 constexpr const char* kSectionNames[] = {"Praise", "Complaints", "Other"};
 
-Section SectionOf(const std::string& polarity) {
-  if (polarity == "praise") return kPraise;
-  if (polarity == "complaint") return kComplaints;
-  return kOther;
-}
+Section SectionOf(const std::string& polarity) { return SectionOfPolarity(polarity); }
 
 std::string ShareText(double share) {
   const double percent = 100.0 * share;
@@ -294,7 +292,7 @@ class Renderer {
 
   // The measured text for `chosen[s]` (indexes into sections[s], in section order).
   std::string Body(const std::vector<ExportedPoint> (&sections)[3],
-                   const std::vector<size_t> (&chosen)[3]) const {
+                   const StructuredChoice& chosen) const {
     std::string body = options_.format == ExportFormat::kPrompt ? prompt_header_ : "";
     for (int s = 0; s < 3; ++s) {
       if (chosen[s].empty()) continue;
@@ -346,62 +344,21 @@ class Meter {
   double limit_ = 0;
 };
 
-// Chooses the points to emit under the budget (see the header comment). Returns false when not
-// even the empty body (the prompt header) fits.
+// Chooses the points to emit under the budget (see the header comment; the rule is
+// SelectStructuredPoints, shared with `revsum eval --structured`). Returns false when not even
+// the empty body (the prompt header) fits.
 bool Choose(const Renderer& render, const Meter& meter, const std::vector<ExportedPoint> (&sec)[3],
-            std::vector<size_t> (&chosen)[3]) {
-  size_t count = 0;
-  auto fits_with = [&](int s, size_t i) {
-    chosen[s].push_back(i);
-    const bool ok = meter.Fits(render.Body(sec, chosen), count + 1);
-    chosen[s].pop_back();
-    return ok;
-  };
-  if (!meter.Fits(render.Body(sec, chosen), 0)) return false;
-  size_t next[3] = {0, 0, 0};
-  bool stopped[3] = {false, false, false};
-  double used[3] = {0, 0, 0}, support[3] = {0, 0, 0};
+            StructuredChoice& chosen) {
+  std::array<std::vector<double>, 3> support;
   for (int s = 0; s < 3; ++s) {
-    for (const ExportedPoint& p : sec[s]) support[s] += static_cast<double>(p.support);
+    for (const ExportedPoint& p : sec[s]) support[s].push_back(static_cast<double>(p.support));
   }
-  auto take = [&](int s, size_t i) {
-    chosen[s].push_back(i);
-    ++count;
-    used[s] += meter.Cost(render.Line(sec[s][i]), 1);
-    next[s] = i + 1;
-  };
-  // 1. Each of Praise and Complaints: its first point that fits.
-  for (int s : {kPraise, kComplaints}) {
-    for (size_t i = 0; i < sec[s].size(); ++i) {
-      if (fits_with(s, i)) {
-        take(s, i);
-        break;
-      }
-    }
-    if (chosen[s].empty()) stopped[s] = true;
-  }
-  // 2. The section with the lowest cost per unit of support gets its next point.
-  while (true) {
-    int best = -1;
-    for (int s : {kPraise, kComplaints}) {
-      if (stopped[s] || next[s] >= sec[s].size()) continue;
-      const double load = used[s] / std::max(support[s], 1.0);
-      if (best < 0 || load < used[best] / std::max(support[best], 1.0)) best = s;
-    }
-    if (best < 0) break;
-    if (fits_with(best, next[best])) {
-      take(best, next[best]);
-    } else {
-      stopped[best] = true;
-    }
-  }
-  // 3. Other, with what is left; its best fitting point when nothing else was taken.
-  size_t i = 0;
-  if (count == 0) {
-    while (i < sec[kOther].size() && !fits_with(kOther, i)) ++i;
-  }
-  for (; i < sec[kOther].size() && fits_with(kOther, i); ++i) take(kOther, i);
-  return true;
+  return SelectStructuredPoints(
+      support,
+      [&](const StructuredChoice& c, size_t points) {
+        return meter.Fits(render.Body(sec, c), points);
+      },
+      [&](int s, size_t i) { return meter.Cost(render.Line(sec[s][i]), 1); }, chosen);
 }
 
 // The budget a run used ("budget" in runs.params), or the summarize default.
@@ -572,7 +529,7 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
     }
     const Renderer render(options, prompt_header);
     const Meter meter(budget, words, options.tokens, p.words_before);
-    std::vector<size_t> chosen[3];
+    StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);
     p.body = render.Body(sections, chosen);
     for (int s = 0; s < 3; ++s) {

@@ -1,0 +1,44 @@
+// The structured summary's choice of points: the one rule shared by `revsum export` (export.h,
+// which renders and measures the points' lines) and `revsum eval --structured` (eval.h, which
+// measures the points' texts joined as the flat summary is).
+//
+// Sections: Praise (polarity "praise"), Complaints ("complaint"), Other ("neutral", "unknown"),
+// each holding its points in order (by support, then rank). The rule:
+//   1. each of Praise and Complaints takes its first point that fits (so each section present
+//      gets at least one point when one fits);
+//   2. then, repeatedly, of Praise and Complaints the section whose cost per unit of support
+//      (the summed cost of its taken lines / the summed support of all its points) is lowest
+//      takes its next point if the body still fits; a section stops at its first point that
+//      does not fit. So the budget is shared in proportion to support;
+//   3. then Other takes its points in order while the body fits; when nothing was taken before,
+//      its first point that fits.
+// "Fits" is decided by the caller on the whole body holding the chosen points (the caller knows
+// what its budget measures: rendered lines and headers, or plain joined texts).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace revsum {
+
+enum StructuredSection { kSectionPraise = 0, kSectionComplaints = 1, kSectionOther = 2 };
+
+// The section of a polarity name ("praise", "complaint"; anything else is Other).
+StructuredSection SectionOfPolarity(std::string_view polarity);
+
+// Per section, indexes into that section's points (in the order taken).
+using StructuredChoice = std::array<std::vector<size_t>, 3>;
+
+// Chooses points under a budget by the rule above. `support[s][i]`: the support of point i of
+// section s. `fits(chosen, points)`: whether the body holding `chosen` (`points` points in all)
+// fits the budget. `line_cost(s, i)`: the budget cost of point i of section s alone. Returns
+// false (and chooses nothing) when not even the empty body fits. Deterministic.
+bool SelectStructuredPoints(const std::array<std::vector<double>, 3>& support,
+                            const std::function<bool(const StructuredChoice&, size_t)>& fits,
+                            const std::function<double(int, size_t)>& line_cost,
+                            StructuredChoice& chosen);
+
+}  // namespace revsum
