@@ -5,6 +5,7 @@
 # encoder as it does with the phrase-table text. Prints wall seconds, CPU seconds (user + sys) and
 # peak RSS of every step.
 #   bench/million.sh BUILD_DIR [N=1000000] [THREADS=0]
+# EMBEDDERS="lexical" (default "auto lexical") picks the summarise runs.
 # The summarise runs read copies of the ingested store, so each starts from the same state.
 set -euo pipefail
 build=${1:?usage: bench/million.sh BUILD_DIR [N] [THREADS]}
@@ -31,7 +32,7 @@ python3 "$here/gen_reviews.py" "$n" "$work/reviews.jsonl" --unique > /dev/null
 echo "$n reviews ($(du -m "$work/reviews.jsonl" | cut -f1) MB, sentences never repeat), $(nproc) cores, --threads $threads"
 step "ingest" "$revsum" ingest -q "$work/reviews.jsonl" --threads "$threads" --db "$work/base.db"
 sqlite3 "$work/base.db" "SELECT count(*) || ' products, ' || (SELECT count(*) FROM sentences) || ' sentences' FROM products"
-for embedder in auto lexical; do
+for embedder in ${EMBEDDERS:-auto lexical}; do
   cp "$work/base.db" "$work/$embedder.db"
   step "summarize --embedder $embedder" "$revsum" summarize -q --embedder "$embedder" \
     --threads "$threads" --db "$work/$embedder.db"

@@ -102,16 +102,12 @@ struct RunOptions {
   // Tokenizer for token budgets ("300t") and token counts.
   Encoding tokenizer = Encoding::kO200kBase;
   // Budget, scorer, selector and seeds (summarize.h). The budget applies to each summary.
-  // Here dense_candidates is 0 (USE-lite on every sentence, as before): the points stage
+  // dense_candidates stays 0 (USE-lite on every sentence): the points stage
   // (ProductPoints) clusters on the USE-lite half of every row, and with 48 the rows outside
   // ScopeSummary::second_rows (zero USE-lite half) join no point: the planted English opinions of
   // 200-review products lost their points (tests/pipeline/points_quality_test.cc). Set it once
   // points cluster such rows another way.
-  SummarizeOptions summarize = [] {
-    SummarizeOptions o;
-    o.dense_candidates = 0;
-    return o;
-  }();
+  SummarizeOptions summarize;
   // Seed file for scopes whose CJK share exceeds kAutoCjkThreshold (summarize.seeds_path is used
   // for the others). Empty: summarize.seeds_path for every scope.
   std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");

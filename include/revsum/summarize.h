@@ -55,7 +55,9 @@ struct SummarizeOptions {
   //   32       41.28 / 33.95 / 31.81   7.1 s      16  41.00 / 33.07 / 31.51   4.2 s
   // 48 halves the encoder's cost within 0.35 R1 of all (R2 and RL move by under 0.45 either way);
   // 32 loses 1-1.6 R1. Copycat's products have fewer than 48 sentences.
-  size_t dense_candidates = 48;
+  // Default 0, as `summarize`/`run` use it (RunOptions::summarize in run.h: the points stage needs
+  // the USE-lite half of every row), so `revsum eval` measures what the store's summaries are.
+  size_t dense_candidates = 0;
 };
 
 // One kept sentence, citable: review_index-th input text, sentence_index-th sentence of it.
