@@ -83,13 +83,24 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   std::string joined;
   for (const std::string& t : texts) (joined += t) += ' ';
   const bool learned = CjkFraction(joined) >= o.learned_min_cjk;
-  const Matrix X = learned ? LearnedSentenceVectors(
-                                 texts, o.learned,
-                                 [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
-                           : ClusterSpace(*in.embeddings, o.cluster_columns, o.centre);
-  const float threshold = learned ? o.learned_threshold : o.threshold;
-  const float centroid_threshold = learned ? o.learned_centroid_threshold : o.centroid_threshold;
-  const float merge_threshold = learned ? o.learned_merge_threshold : o.merge_threshold;
+  // A small scope (few reviews) is centred, with its own thresholds (PointsOptions::small_scope_*).
+  const bool small = !learned && in.review_count <= o.small_scope_reviews;
+  const Matrix X =
+      learned
+          ? LearnedSentenceVectors(texts, o.learned,
+                                   [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
+          : ClusterSpace(*in.embeddings, o.cluster_columns,
+                         small ? std::max(o.centre, o.small_scope_centre) : o.centre);
+  const float threshold = learned ? o.learned_threshold
+                          : small ? o.small_scope_threshold
+                                  : o.threshold;
+  const float centroid_threshold = learned ? o.learned_centroid_threshold
+                                   : small ? o.small_scope_threshold
+                                           : o.centroid_threshold;
+  const float merge_threshold = learned ? o.learned_merge_threshold
+                                : small ? o.small_scope_threshold
+                                        : o.merge_threshold;
+  const float member_threshold = small ? o.small_scope_member_min_similarity : 0.0f;
   auto fragment = [&](size_t i) { return o.is_fragment && o.is_fragment(texts[i]); };
   // Each sentence's sign under the word lists: a praise and a complaint about the same thing are
   // near in any distributional space ("battery is great" ~ "battery is awful"), so a sentence
@@ -216,10 +227,23 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       return a.similarity > b.similarity;
     });
     Point p;
+    // Representative: the member nearest the centroid that is not a fragment (the most typical
+    // wording, not the loudest one); then members that do not say what it says leave the point.
+    Eigen::RowVectorXf centroid = Eigen::RowVectorXf::Zero(X.cols());
+    for (const PointMember& m : ms) centroid += X.row(static_cast<Eigen::Index>(m.index));
+    auto typical = [&](size_t i) { return X.row(static_cast<Eigen::Index>(i)).dot(centroid); };
     p.representative = leaders[k];
     for (const PointMember& m : ms) {
-      if (!fragment(m.index) && w.final(m.index) > w.final(p.representative))
+      if (!fragment(m.index) &&
+          (fragment(p.representative) || typical(m.index) > typical(p.representative)))
         p.representative = m.index;
+    }
+    if (member_threshold > 0) {
+      const Eigen::RowVectorXf rep = X.row(static_cast<Eigen::Index>(p.representative));
+      std::erase_if(ms, [&](const PointMember& m) {
+        return m.index != p.representative &&
+               X.row(static_cast<Eigen::Index>(m.index)).dot(rep) < member_threshold;
+      });
     }
     p.text = texts[p.representative];
     std::set<size_t> reviews;
@@ -254,7 +278,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       std::optional<size_t> best;
       for (const PointMember& m : ms) {
         if (sign[m.index] == want && !fragment(m.index) &&
-            (!best || w.final(m.index) > w.final(*best)))
+            (!best || typical(m.index) > typical(*best)))
           best = m.index;
       }
       if (best && sign[p.representative] != want) {
