@@ -32,8 +32,10 @@
 // holds the review and does not depend on row ids or paths. In text, markdown and prompt output a
 // citation is written "[ID]" with every byte of ID outside [A-Za-z0-9:-] percent-encoded (%5D),
 // so no id can close the bracket, open markup or break the line. --citations short (the prompt's
-// default) writes the first 8 characters of that, full the whole, none nothing; json's "review"
-// field is the id unescaped (JSON-quoted). Look a short citation up with
+// default) writes the shortest prefix of that, at least 8 characters (10 for h:), that no other
+// point of the product's export shares (ShortCitations: ids that share a long prefix, such as
+// "B002LEVL56-0031" and "B002LEVL56-0010", stay apart), full the whole, none nothing; json's
+// "review" field is the id unescaped (JSON-quoted). Look a short citation up with
 // `SELECT * FROM reviews WHERE external_id LIKE 'ABCDEFGH%'` (or content_hash for h:).
 //
 // Filters (--min-rating, --max-rating, --since, --until): nothing is recomputed; the header's
@@ -65,6 +67,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -89,6 +92,9 @@ CitationStyle ParseCitationStyle(std::string_view name);
 std::string ReviewCitationId(const std::string& external_id, uint64_t content_hash);
 // "[ID]" as written in text, markdown and prompt output (see the header comment); "" for kNone.
 std::string CitationMark(const std::string& citation_id, CitationStyle style);
+// Short marks of a product's cited ids (see the header comment), by id: "[<shortest prefix of at
+// least 8 characters (10 for h:) that no other id of `ids` shares>]".
+std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids);
 // Dump text made safe for one line of a prompt block: TerminalSafe, then '[' -> '(' and
 // ']' -> ')'. Never throws.
 std::string PromptInline(std::string_view s);

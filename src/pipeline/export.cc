@@ -64,6 +64,29 @@ std::string CitationMark(const std::string& citation_id, CitationStyle style) {
   return "[" + id + "]";
 }
 
+std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids) {
+  std::vector<std::string> written;  // the full marks without brackets
+  for (const std::string& id : ids) {
+    const std::string mark = CitationMark(id, CitationStyle::kFull);
+    written.push_back(mark.substr(1, mark.size() - 2));
+  }
+  std::map<std::string, std::string> out;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const std::string& w = written[i];
+    size_t keep = w.rfind("h:", 0) == 0 ? 10 : 8;
+    for (size_t j = 0; j < ids.size(); ++j) {
+      if (written[j] == w) continue;  // the same review cited twice
+      // Longer than the common prefix, so this id's mark is no prefix of the other's.
+      size_t common = 0;
+      while (common < w.size() && common < written[j].size() && w[common] == written[j][common])
+        ++common;
+      keep = std::max(keep, common + 1);
+    }
+    out[ids[i]] = "[" + w.substr(0, std::min(keep, w.size())) + "]";
+  }
+  return out;
+}
+
 std::string PromptInline(std::string_view s) {
   std::string out = TerminalSafe(s);
   for (char& c : out) {
@@ -253,13 +276,20 @@ std::string ShareText(double share) {
 // Renders what a budget measures (see the header comment) for one choice of points.
 class Renderer {
  public:
-  Renderer(const ExportOptions& options, std::string prompt_header)
-      : options_(options), prompt_header_(std::move(prompt_header)) {}
+  // `short_ids`: ShortCitations of every point that may be rendered (one product).
+  Renderer(const ExportOptions& options, std::string prompt_header,
+           std::map<std::string, std::string> short_ids = {})
+      : options_(options),
+        prompt_header_(std::move(prompt_header)),
+        short_ids_(std::move(short_ids)) {}
 
   std::string Line(const ExportedPoint& p) const {
     const std::string share = ShareText(p.share);
     const std::string support = std::to_string(p.support);
     std::string cite = CitationMark(p.review, options_.citations);
+    if (options_.citations == CitationStyle::kShort) {
+      if (const auto it = short_ids_.find(p.review); it != short_ids_.end()) cite = it->second;
+    }
     if (!cite.empty()) cite = " " + cite;
     switch (options_.format) {
       case ExportFormat::kText:
@@ -307,6 +337,7 @@ class Renderer {
  private:
   const ExportOptions& options_;
   std::string prompt_header_;
+  std::map<std::string, std::string> short_ids_;
 };
 
 // Measures emitted text against a budget.
@@ -527,7 +558,10 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
       }
       prompt_header += "\n";
     }
-    const Renderer render(options, prompt_header);
+    std::vector<std::string> candidate_ids;
+    for (const auto& section : sections)
+      for (const ExportedPoint& point : section) candidate_ids.push_back(point.review);
+    const Renderer render(options, prompt_header, ShortCitations(candidate_ids));
     const Meter meter(budget, words, options.tokens, p.words_before);
     StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);

@@ -271,6 +271,13 @@ TEST_F(ExportTest, CitationsAreTheDumpIdsOrTheContentHashEscaped) {
   EXPECT_EQ(CitationMark("AEUJZDEGXDNCF32:1609655010777", CitationStyle::kShort), "[AEUJZDEG]");
   EXPECT_EQ(CitationMark("h:0000000000abcdef", CitationStyle::kShort), "[h:00000000]");
   EXPECT_EQ(CitationMark("x", CitationStyle::kNone), "");
+  // Short marks stay apart when a product's ids share a long prefix.
+  const auto shorts = ShortCitations({"B002LEVL56-0031", "B002LEVL56-0010", "B002LEVL56-0031",
+                                      "h:00000000abcdef01", "AEUJZDEGXDNCF32:1"});
+  EXPECT_EQ(shorts.at("B002LEVL56-0031"), "[B002LEVL56-003]");
+  EXPECT_EQ(shorts.at("B002LEVL56-0010"), "[B002LEVL56-001]");
+  EXPECT_EQ(shorts.at("h:00000000abcdef01"), "[h:00000000]");
+  EXPECT_EQ(shorts.at("AEUJZDEGXDNCF32:1"), "[AEUJZDEG]");
 
   // The reviews without a dump id (odd ones) are cited by their content hash, in json too.
   Build("Kettle", {{"praise", 3, "Great kettle."}});
