@@ -118,7 +118,8 @@ std::shared_ptr<const FragmentRule> DefaultFragmentRule();
 // One chosen sentence; `index` refers to the input arrays.
 struct Selected {
   size_t index = 0;
-  size_t cost = 0;         // in the budget's unit (the truncated cost when truncated)
+  size_t cost = 0;  // in the budget's unit (the truncated cost when truncated); for a token
+                    // budget, the tokens it adds to JoinSelected of the sentences before it
   bool truncated = false;  // cut to fit by fill_budget; `text` holds the cut text
   std::string text;        // the sentence text as emitted (cut when truncated)
 };

@@ -165,11 +165,13 @@ TEST(BudgetedSelectorTest, TokenBudgetUsesTheTokenCostFunction) {
   // A stand-in tokenizer: one token per 4 bytes, as LLM tokenizers roughly give for English.
   const CostFunction tokens = [](std::string_view s) { return (s.size() + 3) / 4; };
   const BudgetedSelector selector({}, Words, tokens);
+  // A token budget holds on the emitted (joined) text: each sentence's cost is what it adds to
+  // the join, so the costs sum to the join's token count.
   size_t used = 0;
-  for (const Selected& s : selector.Select(kReviews, w, E, ParseBudget("25t"))) {
-    EXPECT_EQ(s.cost, tokens(kReviews[s.index]));
-    used += s.cost;
-  }
+  const std::vector<Selected> chosen = selector.Select(kReviews, w, E, ParseBudget("25t"));
+  for (const Selected& s : chosen) used += s.cost;
+  EXPECT_EQ(chosen.front().cost, tokens(kReviews[chosen.front().index]));
+  EXPECT_EQ(used, tokens(JoinSelected(chosen)));
   EXPECT_LE(used, 25u);
   EXPECT_GT(used, 0u);
   const BudgetedSelector no_tokenizer({}, Words);
@@ -292,13 +294,17 @@ TEST(BudgetedSelectorTest, NeverExceedsAnyBudgetRandomised) {
     size_t used = 0;
     std::vector<size_t> seen;
     for (const Selected& s : chosen) {
-      const size_t cost = budget.unit == Budget::Unit::kSentences ? 1
-                          : budget.unit == Budget::Unit::kTokens  ? tokens(s.text)
-                                                                  : Words(s.text);
-      EXPECT_EQ(cost, s.cost);
-      used += cost;
+      // Token budgets count the joined text (JoinSelected), checked below.
+      if (budget.unit != Budget::Unit::kTokens) {
+        const size_t cost = budget.unit == Budget::Unit::kSentences ? 1 : Words(s.text);
+        EXPECT_EQ(cost, s.cost);
+      }
+      used += s.cost;
       EXPECT_THAT(seen, ::testing::Not(::testing::Contains(s.index)));
       seen.push_back(s.index);
+    }
+    if (budget.unit == Budget::Unit::kTokens) {
+      EXPECT_EQ(used, tokens(JoinSelected(chosen)));
     }
     const double limit = budget.unit == Budget::Unit::kRatio
                              ? std::floor(budget.amount * static_cast<double>(total_words))
