@@ -50,6 +50,28 @@ void ReviewStore::DeleteRunPoints(int64_t run_id) {
   MaybeCommit();
 }
 
+namespace {
+// One point row: id, run_id, product, idx, text, sentence_id, review_id, external_id, polarity,
+// support, share, aspect ('' for none), weight — the columns of LatestPoints and RunPoints.
+StoredPoint ReadPointRow(const store_internal::Statement& q) {
+  StoredPoint p;
+  p.id = q.Int(0);
+  p.run_id = q.Int(1);
+  p.product = q.Text(2);
+  p.idx = q.Int(3);
+  p.text = q.Text(4);
+  p.sentence_id = q.Int(5);
+  p.review_id = q.Int(6);
+  p.external_id = q.Text(7);
+  p.polarity = q.Text(8);
+  p.support = q.Int(9);
+  p.share = q.Double(10);
+  p.aspect = q.Text(11);
+  p.weight = q.Double(12);
+  return p;
+}
+}  // namespace
+
 std::vector<StoredPoint> ReviewStore::LatestPoints(const std::string& product) {
   Flush();
   Statement q(db_,
@@ -59,21 +81,7 @@ std::vector<StoredPoint> ReviewStore::LatestPoints(const std::string& product) {
   q.Bind(1, product);
   std::vector<StoredPoint> out;
   while (q.Step()) {
-    StoredPoint p;
-    p.id = q.Int(0);
-    p.run_id = q.Int(1);
-    p.product = q.Text(2);
-    p.idx = q.Int(3);
-    p.text = q.Text(4);
-    p.sentence_id = q.Int(5);
-    p.review_id = q.Int(6);
-    p.external_id = q.Text(7);
-    p.polarity = q.Text(8);
-    p.support = q.Int(9);
-    p.share = q.Double(10);
-    p.aspect = q.Text(11);
-    p.weight = q.Double(12);
-    out.push_back(std::move(p));
+    out.push_back(ReadPointRow(q));
   }
   return out;
 }
@@ -112,21 +120,7 @@ std::vector<StoredPoint> ReviewStore::RunPoints(int64_t run_id, const std::strin
   q.Bind(1, run_id).Bind(2, product);
   std::vector<StoredPoint> out;
   while (q.Step()) {
-    StoredPoint p;
-    p.id = q.Int(0);
-    p.run_id = q.Int(1);
-    p.product = q.Text(2);
-    p.idx = q.Int(3);
-    p.text = q.Text(4);
-    p.sentence_id = q.Int(5);
-    p.review_id = q.Int(6);
-    p.external_id = q.Text(7);
-    p.polarity = q.Text(8);
-    p.support = q.Int(9);
-    p.share = q.Double(10);
-    p.aspect = q.Text(11);
-    p.weight = q.Double(12);
-    out.push_back(std::move(p));
+    out.push_back(ReadPointRow(q));
   }
   Statement m(db_,
               "SELECT sentence_id, review_id, similarity FROM point_members WHERE point_id = ?1 "
