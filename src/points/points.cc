@@ -170,25 +170,37 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   };
   // Average linkage: the mean cosine over pairs of members of two points is the dot product of
   // their members' (unnormalised) mean vectors; unlike centroid cosine, a big loose point has a
-  // short mean and does not swallow its neighbours one by one.
+  // short mean and does not swallow its neighbours one by one. Merges go one at a time, the most
+  // linked pair first; only the merged point's mean and its linkages change, so each merge
+  // recomputes one row of means and one row of linkages (each with the same arithmetic as from
+  // scratch: a member sum in member order, the same dot product), not all of them.
   auto merge = [&] {
+    const size_t K = leaders.size();
+    Matrix means(static_cast<Eigen::Index>(K), X.cols());
+    auto set_mean = [&](size_t k) {
+      Eigen::RowVectorXf c = Eigen::RowVectorXf::Zero(X.cols());
+      for (const PointMember& m : members[k]) c += X.row(static_cast<Eigen::Index>(m.index));
+      means.row(static_cast<Eigen::Index>(k)) =
+          members[k].empty() ? c : Eigen::RowVectorXf(c / static_cast<float>(members[k].size()));
+    };
+    for (size_t k = 0; k < K; ++k) set_mean(k);
+    Eigen::MatrixXf linkage(static_cast<Eigen::Index>(K), static_cast<Eigen::Index>(K));
+    auto set_linkage = [&](size_t a, size_t b) {
+      linkage(static_cast<Eigen::Index>(std::min(a, b)), static_cast<Eigen::Index>(std::max(a, b))) =
+          means.row(static_cast<Eigen::Index>(std::min(a, b)))
+              .dot(means.row(static_cast<Eigen::Index>(std::max(a, b))));
+    };
+    for (size_t a = 0; a < K; ++a)
+      for (size_t b = a + 1; b < K; ++b) set_linkage(a, b);
+    std::vector<bool> alive(K, true);
     for (;;) {
-      recentre();
-      const size_t K = leaders.size();
-      Matrix means(static_cast<Eigen::Index>(K), X.cols());
-      for (size_t k = 0; k < K; ++k) {
-        Eigen::RowVectorXf c = Eigen::RowVectorXf::Zero(X.cols());
-        for (const PointMember& m : members[k]) c += X.row(static_cast<Eigen::Index>(m.index));
-        means.row(static_cast<Eigen::Index>(k)) =
-            members[k].empty() ? c : Eigen::RowVectorXf(c / static_cast<float>(members[k].size()));
-      }
       float best = merge_threshold;
       size_t ba = K, bb = K;
       for (size_t a = 0; a < K; ++a) {
+        if (!alive[a]) continue;
         for (size_t b = a + 1; b < K; ++b) {
-          if (sign[leaders[a]] * sign[leaders[b]] < 0) continue;
-          const float sim =
-              means.row(static_cast<Eigen::Index>(a)).dot(means.row(static_cast<Eigen::Index>(b)));
+          if (!alive[b] || sign[leaders[a]] * sign[leaders[b]] < 0) continue;
+          const float sim = linkage(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
           if (sim >= best) {
             best = sim;
             ba = a;
@@ -196,12 +208,26 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
           }
         }
       }
-      if (ba == K) return;
+      if (ba == K) break;
       if (members[bb].size() > members[ba].size()) std::swap(ba, bb);
       members[ba].insert(members[ba].end(), members[bb].begin(), members[bb].end());
-      leaders.erase(leaders.begin() + static_cast<std::ptrdiff_t>(bb));
-      members.erase(members.begin() + static_cast<std::ptrdiff_t>(bb));
+      members[bb].clear();
+      alive[bb] = false;
+      set_mean(ba);
+      for (size_t k = 0; k < K; ++k)
+        if (alive[k] && k != ba) set_linkage(ba, k);
     }
+    size_t kept = 0;
+    for (size_t k = 0; k < K; ++k) {
+      if (!alive[k]) continue;
+      if (kept != k) {  // (a vector moved onto itself would be emptied)
+        leaders[kept] = leaders[k];
+        members[kept] = std::move(members[k]);
+      }
+      ++kept;
+    }
+    leaders.resize(kept);
+    members.resize(kept);
   };
   for (size_t k = 0; k < leaders.size(); ++k)
     centres.row(static_cast<Eigen::Index>(k)) = X.row(leaders[k]);
