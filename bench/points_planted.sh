@@ -8,11 +8,15 @@
 # the opinion's, and how many other points hold some of it. "ok" = within 5 points, right
 # polarity. Ends with the count of ok lines per configuration.
 #
-# Usage: bench/points_planted.sh [SEEDS...]   (default: 7 3 11); REVSUM=path/to/revsum to override.
+# Usage: bench/points_planted.sh [SEEDS...]   (default: 7 3 11); REVSUM=path/to/revsum to override;
+# REVIEWS (default 200) and PRODUCTS (default 2) set the shape, e.g. REVIEWS=5000 PRODUCTS=1 for big
+# products.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 revsum=${REVSUM:-$here/build/revsum}
 seeds=("$@")
+reviews=${REVIEWS:-200}
+products=${PRODUCTS:-2}
 [ ${#seeds[@]} -gt 0 ] || seeds=(7 3 11)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,7 +28,7 @@ for lang in en zh; do
       for seed in "${seeds[@]}"; do
         d="$work/$lang$words$rated$seed"
         mkdir -p "$d"
-        python3 "$here/bench/gen_planted.py" "$d" --lang "$lang" --products 2 --reviews 200 \
+        python3 "$here/bench/gen_planted.py" "$d" --lang "$lang" --products "$products" --reviews "$reviews" \
           --seed "$seed" $words $rated > /dev/null
         "$revsum" run "$d/planted_$lang.jsonl" --db "$d/p.db" --quiet > /dev/null
         out=$(python3 - "$d/p.db" "$d/planted_$lang.jsonl.truth.json" <<'PY'

@@ -117,7 +117,8 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return w.final(a) > w.final(b); });
   std::vector<size_t> leaders;
-  for (size_t k = 0; k < std::min(n, o.max_scan) && leaders.size() < o.max_leaders; ++k) {
+  const size_t scan = o.max_scan > 0 ? std::min(n, o.max_scan) : n;
+  for (size_t k = 0; k < scan && leaders.size() < o.max_leaders; ++k) {
     const size_t i = order[k];
     if (fragment(i) || X.row(i).squaredNorm() == 0) continue;
     bool near = false;

@@ -72,11 +72,11 @@ const StoredPoint* Find(const std::vector<StoredPoint>& points, const Planted& p
   return best;
 }
 
-void CheckLanguage(const std::string& lang, bool ratings, double tolerance) {
+void CheckLanguage(const std::string& lang, bool ratings, double tolerance,
+                   const std::string& shape = "--products 2 --reviews 200") {
   testing::TempDir dir;
   const std::string cmd = "python3 \"" REVSUM_SOURCE_DIR "/bench/gen_planted.py\" \"" +
-                          dir.path().string() + "\" --lang " + lang +
-                          " --products 2 --reviews 200 --seed 7" +
+                          dir.path().string() + "\" --lang " + lang + " " + shape + " --seed 7" +
                           (ratings ? "" : " --no-ratings") + " > /dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const std::string dump = dir / ("planted_" + lang + ".jsonl");
@@ -110,6 +110,12 @@ TEST(PointsQuality, EnglishPlantedSharesAndPolarity) { CheckLanguage("en", true,
 TEST(PointsQuality, EnglishPlantedWithoutRatings) { CheckLanguage("en", false, 0.05); }
 TEST(PointsQuality, ChinesePlantedSharesAndPolarity) { CheckLanguage("zh", true, 0.05); }
 TEST(PointsQuality, ChinesePlantedWithoutRatings) { CheckLanguage("zh", false, 0.05); }
+// One product of 5,000 reviews (about 25,000 sentences): leaders were taken from the 2,000
+// highest-weight sentences only, none of them a planted wording, and battery came out 22.7 %
+// neutral for 40 %, screen and service with no point (PointsOptions::max_scan).
+TEST(PointsQuality, ChinesePlantedOnABigProduct) {
+  CheckLanguage("zh", true, 0.05, "--products 1 --reviews 5000");
+}
 
 // Small products (issue 8): ten reviews of one kettle saying four things (boils fast 60 %, the lid
 // broke 30 %, the cord is short 30 %, looks good 20 %) and filler no other review says
