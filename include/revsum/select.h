@@ -118,8 +118,8 @@ std::shared_ptr<const FragmentRule> DefaultFragmentRule();
 // One chosen sentence; `index` refers to the input arrays.
 struct Selected {
   size_t index = 0;
-  size_t cost = 0;  // in the budget's unit (the truncated cost when truncated); for a token
-                    // budget, the tokens it adds to JoinSelected of the sentences before it
+  size_t cost = 0;         // in the budget's unit (the truncated cost when truncated); for a token
+                           // budget, the tokens it adds to JoinSelected of the sentences before it
   bool truncated = false;  // cut to fit by fill_budget; `text` holds the cut text
   std::string text;        // the sentence text as emitted (cut when truncated)
 };
@@ -138,9 +138,13 @@ class BudgetedSelector {
   // (one L2-normalised row per text). Never exceeds the budget (a token budget: measured on
   // JoinSelected of the result). Throws std::invalid_argument on
   // mismatched sizes, or on a token budget without a token cost function.
+  // `fragments`, when set, receives each text's FragmentReason under the selector's rule (index i:
+  // texts[i]), so callers need not classify the scope again; it is left empty when skip_fragments
+  // is off or `texts` is empty (the rule was not applied).
   std::vector<Selected> Select(const std::vector<std::string>& texts,
                                const Eigen::VectorXf& weights, const Matrix& embeddings,
-                               const Budget& budget) const;
+                               const Budget& budget,
+                               std::vector<FragmentReason>* fragments = nullptr) const;
 
   const SelectorOptions& options() const { return options_; }
 

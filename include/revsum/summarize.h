@@ -99,6 +99,10 @@ struct ScopeSummary {
   // second (USE-lite) half was computed; every other row has a zero second half. Empty when
   // every row has both halves (or the embedder is not combined).
   std::vector<size_t> second_rows;
+  // Row i: texts[i]'s FragmentReason under options.selector's rule (fragment_rule, or
+  // DefaultFragmentRule() when null), as the selector classified it; empty when the selector did
+  // not apply the rule (skip_fragments off).
+  std::vector<FragmentReason> fragments;
 };
 
 // Embeds `texts` (together with the seeds, see the header comment), scores them as `scope` and

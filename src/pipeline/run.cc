@@ -388,6 +388,7 @@ using SourceScales = std::unordered_map<std::string, RatingScale>;
 std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
                                        const std::vector<std::string>& texts,
                                        const std::vector<int64_t>& ids, const ScopeSummary& result,
+                                       const SelectorOptions& selector,
                                        const std::string& embedder_name,
                                        const PolarityLexicon& lexicon, const SourceScales& scales) {
   PointsInput in;
@@ -410,7 +411,22 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
   PointsOptions options;
   if (embedder_name == "combined") options.cluster_columns = kUseLiteDim;
   const std::shared_ptr<const FragmentRule> fragments = DefaultFragmentRule();
-  options.is_fragment = [&fragments](std::string_view t) { return fragments->IsFragment(t); };
+  // The selector already classified every sentence (ScopeSummary::fragments); when it used this
+  // same rule, the points stage reads its verdicts instead of classifying again (a sentence's
+  // verdict depends on its text alone, so a lookup by text is exact). Texts the map lacks are
+  // classified here.
+  std::unordered_map<std::string_view, bool> known;
+  if (result.fragments.size() == texts.size() &&
+      (!selector.fragment_rule || selector.fragment_rule == fragments)) {
+    known.reserve(texts.size());
+    for (size_t i = 0; i < texts.size(); ++i) {
+      known.emplace(texts[i], result.fragments[i] != FragmentReason::kNone);
+    }
+  }
+  options.is_fragment = [&fragments, &known](std::string_view t) {
+    const auto it = known.find(t);
+    return it != known.end() ? it->second : fragments->IsFragment(t);
+  };
   std::vector<StoredPoint> out;
   for (const Point& p : ComputePoints(in, lexicon, options)) {
     StoredPoint s;
@@ -607,8 +623,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,
                                   unit, embedder.name(), tokens.get());
           if (scope == "product") {
-            r.points =
-                ProductPoints(job->reviews, texts, ids, result, embedder.name(), lexicon, scales);
+            r.points = ProductPoints(job->reviews, texts, ids, result, summarize.selector,
+                                     embedder.name(), lexicon, scales);
           }
           r.sentence_ids = std::move(ids);
           r.weights = std::move(result.weights);

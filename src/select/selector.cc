@@ -145,8 +145,9 @@ BudgetedSelector::BudgetedSelector(SelectorOptions options, CostFunction words, 
 
 std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& texts,
                                                const Eigen::VectorXf& weights,
-                                               const Matrix& embeddings,
-                                               const Budget& budget) const {
+                                               const Matrix& embeddings, const Budget& budget,
+                                               std::vector<FragmentReason>* fragments) const {
+  if (fragments) fragments->clear();
   const size_t n = texts.size();
   if (static_cast<size_t>(weights.size()) != n || static_cast<size_t>(embeddings.rows()) != n) {
     throw std::invalid_argument("BudgetedSelector::Select: " + std::to_string(n) + " texts, " +
@@ -197,6 +198,7 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     const std::shared_ptr<const FragmentRule> rule =
         options_.fragment_rule ? options_.fragment_rule : DefaultFragmentRule();
     for (size_t i = 0; i < n; ++i) reason[i] = rule->Classify(texts[i]);
+    if (fragments) *fragments = reason;
   }
   std::vector<char> candidate(n, 0);
   for (size_t i = 0; i < n; ++i) {

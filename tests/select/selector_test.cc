@@ -224,6 +224,31 @@ TEST(BudgetedSelectorTest, NeverChoosesFragmentsWhenOtherSentencesExist) {
   EXPECT_THAT(indices, ::testing::Contains(0u));
 }
 
+TEST(BudgetedSelectorTest, ReportsTheFragmentReasonOfEveryText) {
+  // The points stage reads these verdicts instead of classifying the scope a second time, so
+  // they must be exactly the rule's.
+  const std::vector<std::string> texts = {"But not this one at all.",
+                                          "See www.example.com for the manual now.",
+                                          "I give it five stars!",
+                                          "The blade stays sharp after a year.",
+                                          "住了两天.",
+                                          "很好"};
+  const Eigen::VectorXf w = Eigen::VectorXf::Constant(6, 0.2f);
+  std::vector<FragmentReason> reasons = {FragmentReason::kFiller};  // overwritten
+  BudgetedSelector({}, Words).Select(texts, w, BagOfWords(texts), ParseBudget("40w"), &reasons);
+  ASSERT_EQ(reasons.size(), texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(reasons[i], DefaultFragmentRule()->Classify(texts[i])) << texts[i];
+  }
+  EXPECT_EQ(reasons[3], FragmentReason::kNone);
+  EXPECT_EQ(reasons[1], FragmentReason::kNoise);
+
+  SelectorOptions keep;  // the rule not applied: nothing to report
+  keep.skip_fragments = false;
+  BudgetedSelector(keep, Words).Select(texts, w, BagOfWords(texts), ParseBudget("40w"), &reasons);
+  EXPECT_TRUE(reasons.empty());
+}
+
 TEST(BudgetedSelectorTest, AScopeOfShortReviewsStillGetsOneSentence) {
   // Issue 8: every review of the product is two or three characters long.
   const std::vector<std::string> texts = {"很好", "不错", "音质差", "好评", "太差了"};
