@@ -151,7 +151,12 @@ class WordSegmenter {
   // The word tokens of `text` in order: ICU words whose rule status is number, letter, kana or
   // ideograph (punctuation, spaces and emoji are skipped), after NFKC_Casefold (so "Ｇｒｅａｔ" and
   // "GREAT" give "great"). Chinese is split into dictionary words ("物流很快" -> 物流, 很快).
+  // Pure ASCII text takes a scanner of ICU's rules for ASCII (the same words, without ICU's
+  // normalisation and break iterator); any other text goes through ICU.
   std::vector<std::string> Words(std::string_view text);
+
+  // Words through ICU whatever the text: the reference the ASCII scanner is tested against.
+  std::vector<std::string> IcuWords(std::string_view text);
 
   // The number of words used for budgets. Whitespace-separated tokens that contain at least one
   // letter or digit count 1 each, as ROUGE and most word budgets count English ("don't", "3.5"

@@ -7,6 +7,8 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
+#include <array>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -50,6 +52,92 @@ bool IsWordStatus(int32_t status) {
   return status >= UBRK_WORD_NONE_LIMIT && status < UBRK_WORD_IDEO_LIMIT;
 }
 
+bool IsAsciiText(std::string_view text) {
+  for (unsigned char c : text) {
+    if (c >= 0x80) return false;
+  }
+  return true;
+}
+
+// ASCII character classes of ICU's root word rules (ICU's word.txt, UAX #29 tailored): ALetter
+// (letters and, in ICU, '@'), Numeric, ExtendNumLet ('_'), MidNumLet ('.', and '\'' as
+// Single_Quote) and MidNum (',', ';'). ICU takes ':' out of MidLetter, so it breaks like any other
+// punctuation. No ASCII character is
+// Extend, Format or ZWJ, so rule WB4 never applies.
+enum : uint8_t {
+  kOther = 0,
+  kLetter = 1,
+  kDigit = 2,
+  kUnderscore = 4,
+  kMidNumLet = 8,
+  kMidNum = 16
+};
+
+constexpr std::array<uint8_t, 128> AsciiWordClasses() {
+  std::array<uint8_t, 128> classes{};
+  for (int c = 'a'; c <= 'z'; ++c) classes[c] = kLetter;
+  for (int c = 'A'; c <= 'Z'; ++c) classes[c] = kLetter;
+  classes['@'] = kLetter;  // ICU 72's root rules: "someone@example.org" and "@" alone are words
+  for (int c = '0'; c <= '9'; ++c) classes[c] = kDigit;
+  classes['_'] = kUnderscore;
+  classes['.'] = kMidNumLet;
+  classes['\''] = kMidNumLet;
+  classes[','] = kMidNum;
+  classes[';'] = kMidNum;
+  return classes;
+}
+constexpr std::array<uint8_t, 128> kAsciiWordClass = AsciiWordClasses();
+constexpr uint8_t kWordChar = kLetter | kDigit | kUnderscore;
+
+// Words() for pure ASCII text, without ICU: NFKC_Casefold of ASCII only lower-cases A-Z, and the
+// word rules reduce to: letters, digits and '_' always join (WB5, WB8-WB10, WB13a/b); a letter,
+// one '.' or '\'', and a letter join (WB6/7); a digit, one of ". ' , ;" and a digit join
+// (WB11/12); anything else breaks. A segment is a word (rule status number or letter) when it
+// holds a letter ('@' included) or a digit, or is a run of two or more '_' (WB13a gives it status
+// letter); a lone '_' has status none. WordSegmenterTest.AsciiScannerMatchesIcu checks this against
+// ICU.
+std::vector<std::string> AsciiWords(std::string_view text) {
+  std::vector<std::string> words;
+  const size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    if (!(kAsciiWordClass[static_cast<unsigned char>(text[i])] & kWordChar)) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    bool content = false;
+    uint8_t last = 0;  // class of the last word character taken
+    while (i < n) {
+      const uint8_t c = kAsciiWordClass[static_cast<unsigned char>(text[i])];
+      if (c & kWordChar) {
+        content = content || (c & (kLetter | kDigit));
+        last = c;
+        ++i;
+        continue;
+      }
+      if (i + 1 < n) {
+        const uint8_t next = kAsciiWordClass[static_cast<unsigned char>(text[i + 1])];
+        const bool letters = last == kLetter && next == kLetter && (c & kMidNumLet);
+        const bool digits = last == kDigit && next == kDigit && (c & (kMidNumLet | kMidNum));
+        if (letters || digits) {
+          i += 2;
+          continue;
+        }
+      }
+      break;
+    }
+    if (content || i - start >= 2) {
+      std::string word(text.substr(start, i - start));
+      for (char& ch : word) {
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+      }
+      words.push_back(std::move(word));
+    }
+  }
+  return words;
+}
+
 }  // namespace
 
 WordSegmenter::WordSegmenter() : breaker_(CloneWordPrototype()) {}
@@ -58,6 +146,11 @@ WordSegmenter::WordSegmenter(WordSegmenter&&) noexcept = default;
 WordSegmenter& WordSegmenter::operator=(WordSegmenter&&) noexcept = default;
 
 std::vector<std::string> WordSegmenter::Words(std::string_view text) {
+  if (IsAsciiText(text)) return AsciiWords(text);
+  return IcuWords(text);
+}
+
+std::vector<std::string> WordSegmenter::IcuWords(std::string_view text) {
   std::vector<std::string> words;
   if (text.empty()) return words;
   // fromUTF8 replaces invalid sequences with U+FFFD.
@@ -94,8 +187,7 @@ size_t WordSegmenter::CountWords(std::string_view text) {
       cjk = cjk || IsCjk(cps[i]);
     }
     if (cjk) {
-      count += Words(text_internal::EncodeUtf8(
-                         std::u32string_view(cps).substr(start, i - start)))
+      count += Words(text_internal::EncodeUtf8(std::u32string_view(cps).substr(start, i - start)))
                    .size();
     } else if (content) {
       ++count;
