@@ -26,25 +26,41 @@ uint64_t Fnv1a(std::string_view bytes, uint64_t seed) {
   return h;
 }
 
-bool IsAsciiAlpha(const std::string& s) {
+bool IsAsciiAlpha(std::string_view s) {
   for (unsigned char c : s) {
     if (c < 'a' || c > 'z') return false;
   }
   return !s.empty();
 }
 
-// A deliberately light English plural strip; see lexical.h.
-std::string LightStem(std::string w) {
-  if (!IsAsciiAlpha(w) || w.size() <= 3) return w;
+// Appends `w` to `out` with a deliberately light English plural strip; see lexical.h.
+void AppendLightStem(std::string_view w, std::string* out) {
+  if (!IsAsciiAlpha(w) || w.size() <= 3) {
+    out->append(w);
+    return;
+  }
   auto ends = [&](std::string_view suffix) {
-    return w.size() > suffix.size() &&
-           w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return w.size() > suffix.size() && w.substr(w.size() - suffix.size()) == suffix;
   };
-  if (ends("ies") && w.size() > 4) return w.substr(0, w.size() - 3) + "y";
-  if (ends("sses") || ends("shes") || ends("ches") || ends("xes")) return w.substr(0, w.size() - 2);
-  if (ends("ss") || ends("us") || ends("is")) return w;
-  if (ends("s")) return w.substr(0, w.size() - 1);
-  return w;
+  if (ends("ies") && w.size() > 4) {
+    out->append(w.substr(0, w.size() - 3));
+    out->push_back('y');
+  } else if (ends("sses") || ends("shes") || ends("ches") || ends("xes")) {
+    out->append(w.substr(0, w.size() - 2));
+  } else if (ends("ss") || ends("us") || ends("is")) {
+    out->append(w);
+  } else if (ends("s")) {
+    out->append(w.substr(0, w.size() - 1));
+  } else {
+    out->append(w);
+  }
+}
+
+bool IsAscii(std::string_view s) {
+  for (unsigned char c : s) {
+    if (c >= 0x80) return false;
+  }
+  return true;
 }
 
 std::string ToUtf8(const icu::UnicodeString& s) {
@@ -61,21 +77,32 @@ LexicalEmbedder::LexicalEmbedder(LexicalOptions options)
 }
 
 std::string LexicalEmbedder::model_hash() const {
-  return "lexical-v1:dim=" + std::to_string(options_.dim) + ":seed=" +
-         std::to_string(options_.seed) + ":tf=" + (options_.sublinear_tf ? "sub" : "raw") +
-         ":cjk=" + (options_.cjk_bigrams ? "1" : "0") + ":stem=" +
-         (options_.light_stem ? "1" : "0") + ":idf=" +
+  return "lexical-v1:dim=" + std::to_string(options_.dim) +
+         ":seed=" + std::to_string(options_.seed) +
+         ":tf=" + (options_.sublinear_tf ? "sub" : "raw") +
+         ":cjk=" + (options_.cjk_bigrams ? "1" : "0") +
+         ":stem=" + (options_.light_stem ? "1" : "0") + ":idf=" +
          (corpus_docs_ == 0 ? std::string("batch") : "corpus " + std::to_string(corpus_docs_));
 }
 
 std::vector<std::string> LexicalEmbedder::Features(std::string_view sentence) const {
   std::vector<std::string> features;
-  for (std::string& w : words_->Words(sentence)) {
-    features.push_back("w:" + (options_.light_stem ? LightStem(std::move(w)) : std::move(w)));
+  std::vector<std::string> words = words_->Words(sentence);
+  features.reserve(words.size());
+  for (const std::string& w : words) {
+    std::string& feature = features.emplace_back();
+    feature.reserve(w.size() + 3);
+    feature += "w:";
+    if (options_.light_stem) {
+      AppendLightStem(w, &feature);
+    } else {
+      feature += w;
+    }
   }
-  const icu::UnicodeString text = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(sentence.data(), static_cast<int32_t>(sentence.size())));
-  if (options_.cjk_bigrams) {
+  // ASCII text holds no CJK character.
+  if (options_.cjk_bigrams && !IsAscii(sentence)) {
+    const icu::UnicodeString text = icu::UnicodeString::fromUTF8(
+        icu::StringPiece(sentence.data(), static_cast<int32_t>(sentence.size())));
     // Runs of CJK code points over the whole sentence (independent of the word segmentation).
     std::vector<UChar32> run;
     auto flush = [&]() {
@@ -125,26 +152,35 @@ Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
   for (size_t i = 0; i < sentences.size(); ++i) {
     for (std::string& f : Features(sentences[i])) ++tf[i][std::move(f)];
   }
-  // Document frequencies: the batch, or the fixed corpus.
-  std::unordered_map<std::string, uint32_t> batch_df;
+  // Document frequencies: the batch (keys view the tf maps' keys, which stay put), or the fixed
+  // corpus.
+  std::unordered_map<std::string_view, uint32_t> batch_df;
   if (corpus_docs_ == 0) {
     for (const auto& counts : tf) {
       for (const auto& [feature, count] : counts) ++batch_df[feature];
     }
   }
-  const auto& df = corpus_docs_ == 0 ? batch_df : corpus_df_;
-  const double docs = corpus_docs_ == 0 ? static_cast<double>(n) : static_cast<double>(corpus_docs_);
+  auto document_frequency = [&](const std::string& feature) -> double {
+    if (corpus_docs_ == 0) {
+      const auto it = batch_df.find(feature);
+      return it == batch_df.end() ? 0.0 : it->second;
+    }
+    const auto it = corpus_df_.find(feature);
+    return it == corpus_df_.end() ? 0.0 : it->second;
+  };
+  const double docs =
+      corpus_docs_ == 0 ? static_cast<double>(n) : static_cast<double>(corpus_docs_);
 
   Matrix E = Matrix::Zero(n, options_.dim);
   for (Eigen::Index i = 0; i < n; ++i) {
     for (const auto& [feature, count] : tf[static_cast<size_t>(i)]) {
-      const auto it = df.find(feature);
-      const double d = it == df.end() ? 0.0 : it->second;
+      const double d = document_frequency(feature);
       const double idf = std::log((1.0 + docs) / (1.0 + d)) + 1.0;
       const double t = options_.sublinear_tf ? 1.0 + std::log(static_cast<double>(count))
                                              : static_cast<double>(count);
       const uint64_t h = Fnv1a(feature, options_.seed);
-      const Eigen::Index column = static_cast<Eigen::Index>(h % static_cast<uint64_t>(options_.dim));
+      const Eigen::Index column =
+          static_cast<Eigen::Index>(h % static_cast<uint64_t>(options_.dim));
       const float sign = (h >> 63) ? -1.f : 1.f;
       E(i, column) += sign * static_cast<float>(t * idf);
     }
