@@ -162,7 +162,12 @@ class WordSegmenter {
   // letter or digit count 1 each, as ROUGE and most word budgets count English ("don't", "3.5"
   // and "e-mail" are one word; "!!!" and "-" are none). A token that contains CJK characters
   // counts its ICU words instead (Words(token).size()), since Chinese has no spaces.
+  // Pure ASCII text is counted without decoding it (the same count).
   size_t CountWords(std::string_view text);
+
+  // CountWords through ICU's character properties whatever the text: the reference the ASCII
+  // count is tested against.
+  size_t UnicodeCountWords(std::string_view text);
 
  private:
   std::unique_ptr<icu::BreakIterator> breaker_;

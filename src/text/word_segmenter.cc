@@ -175,6 +175,23 @@ std::vector<std::string> WordSegmenter::IcuWords(std::string_view text) {
 }
 
 size_t WordSegmenter::CountWords(std::string_view text) {
+  if (!IsAsciiText(text)) return UnicodeCountWords(text);
+  // ASCII: the White_Space characters are \t \n \v \f \r and ' ', the letters and digits
+  // [A-Za-z0-9], and nothing is CJK.
+  size_t count = 0;
+  bool content = false;
+  for (unsigned char c : text) {
+    if (c == ' ' || (c >= '\t' && c <= '\r')) {
+      count += content;
+      content = false;
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+      content = true;
+    }
+  }
+  return count + content;
+}
+
+size_t WordSegmenter::UnicodeCountWords(std::string_view text) {
   const std::u32string cps = text_internal::DecodeUtf8(text);
   size_t count = 0;
   for (size_t i = 0; i < cps.size();) {

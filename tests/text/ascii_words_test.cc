@@ -1,5 +1,6 @@
-// WordSegmenter::Words takes a hand-written scanner for pure ASCII text; these tests hold it to
-// ICU's word breaks (WordSegmenter::IcuWords) on real review text and on many generated strings.
+// WordSegmenter::Words and CountWords take hand-written scanners for pure ASCII text; these tests
+// hold them to ICU's word breaks (WordSegmenter::IcuWords) and to the count through ICU's character
+// properties (UnicodeCountWords) on real review text and on many generated strings.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +41,12 @@ class Differential {
     ++checked_;
     const std::vector<std::string> fast = words_.Words(text);
     const std::vector<std::string> icu = words_.IcuWords(text);
+    const size_t count = words_.CountWords(text);
+    const size_t unicode_count = words_.UnicodeCountWords(text);
+    if (count != unicode_count && ++mismatches_ <= 10) {
+      ADD_FAILURE() << "\"" << Printable(text) << "\": ASCII count " << count << ", ICU count "
+                    << unicode_count;
+    }
     if (fast == icu) return;
     if (++mismatches_ <= 10) {
       ADD_FAILURE() << "\"" << Printable(text) << "\": scanner " << ::testing::PrintToString(fast)
