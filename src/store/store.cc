@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -133,13 +134,19 @@ uint64_t RejectContentHash(std::string_view /*source*/, uint64_t line, std::stri
 }
 
 std::string FloatsJson(const std::vector<float>& values) {
+  // Each value as printf's "%.6g" of the double writes it: std::to_chars with chars_format::general
+  // and a precision is specified to give exactly that text, without printf's format parsing (this
+  // runs for every stored sentence score).
   std::string out = "[";
-  char buf[32];
+  char buf[64];
   for (size_t i = 0; i < values.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s%.6g", i ? "," : "", static_cast<double>(values[i]));
-    out += buf;
+    if (i) out += ',';
+    const std::to_chars_result r = std::to_chars(
+        buf, buf + sizeof buf, static_cast<double>(values[i]), std::chars_format::general, 6);
+    out.append(buf, r.ptr);
   }
-  return out + "]";
+  out += ']';
+  return out;
 }
 
 std::vector<float> ParseFloatsJson(std::string_view json) {
