@@ -47,6 +47,26 @@ Matrix ClusterSpace(const Matrix& S, int cols, float centre) {
   return out;
 }
 
+constexpr Eigen::Index kMaxRowSpaceRows = 160;
+constexpr float kTypicalTie = 1e-4f;
+
+// Coordinates of the rows of X in a space of X.rows() dimensions with the same dot products
+// (up to rounding): every similarity the clustering takes is a dot product of rows or of sums of
+// rows, and those depend only on the Gram matrix G = X X^T = V diag(l) V^T, which the rows of
+// V diag(sqrt(l)) reproduce. For a small product in a wide embedding (100 sentences x 4,096
+// lexical dimensions) one n x n x d product replaces the n x K x d products of every round.
+// Zero rows stay exactly zero (they join no point).
+Matrix RowSpaceCoordinates(const Matrix& X) {
+  const Eigen::MatrixXd gram = (X * X.transpose()).cast<double>();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram);
+  const Eigen::VectorXd scale = eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  Matrix out = (eigen.eigenvectors() * scale.asDiagonal()).cast<float>();
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    if (X.row(i).squaredNorm() == 0) out.row(i).setZero();
+  }
+  return out;
+}
+
 Polarity Decide(const Point& p, const PointsOptions& o, double rated_share) {
   if (p.lexicon_coverage >= o.lexicon_min_coverage &&
       std::abs(p.lexicon) >= o.lexicon_min_agreement * p.lexicon_coverage) {
@@ -85,12 +105,16 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   const bool learned = CjkFraction(joined) >= o.learned_min_cjk;
   // A small scope (few reviews) is centred, with its own thresholds (PointsOptions::small_scope_*).
   const bool small = !learned && in.review_count <= o.small_scope_reviews;
-  const Matrix X =
+  Matrix X =
       learned
           ? LearnedSentenceVectors(texts, o.learned,
                                    [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
           : ClusterSpace(*in.embeddings, o.cluster_columns,
                          small ? std::max(o.centre, o.small_scope_centre) : o.centre);
+  // Few rows in a wide space: the same dot products in n dimensions (RowSpaceCoordinates). It pays
+  // while n x n x d (the Gram matrix) is below the 3 x n x K x d of leaders and two refinement
+  // rounds, and the n^3 eigensolver stays small.
+  if (X.rows() <= kMaxRowSpaceRows && X.rows() * 8 <= X.cols()) X = RowSpaceCoordinates(X);
   const float threshold = learned ? o.learned_threshold
                           : small ? o.small_scope_threshold
                                   : o.threshold;
@@ -259,10 +283,13 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     Eigen::RowVectorXf centroid = Eigen::RowVectorXf::Zero(X.cols());
     for (const PointMember& m : ms) centroid += X.row(static_cast<Eigen::Index>(m.index));
     auto typical = [&](size_t i) { return X.row(static_cast<Eigen::Index>(i)).dot(centroid); };
+    // Nearer by more than rounding: the two members of a two-sentence point are exactly as near
+    // its centroid, and the earlier (higher-weight) one stays the face whatever the arithmetic.
+    auto nearer = [&](size_t a, size_t b) { return typical(a) > typical(b) + kTypicalTie; };
     p.representative = leaders[k];
     for (const PointMember& m : ms) {
       if (!fragment(m.index) &&
-          (fragment(p.representative) || typical(m.index) > typical(p.representative)))
+          (fragment(p.representative) || nearer(m.index, p.representative)))
         p.representative = m.index;
     }
     if (member_threshold > 0) {
@@ -305,7 +332,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       std::optional<size_t> best;
       for (const PointMember& m : ms) {
         if (sign[m.index] == want && !fragment(m.index) &&
-            (!best || typical(m.index) > typical(*best)))
+            (!best || nearer(m.index, *best)))
           best = m.index;
       }
       if (best && sign[p.representative] != want) {
