@@ -49,4 +49,10 @@ std::string MarkdownInline(std::string_view s);
 // quoted attribute value. Other bytes pass unchanged.
 std::string HtmlEscape(std::string_view s);
 
+// `s` as well-formed UTF-8: every maximal invalid subpart (Unicode 15, table 3-8) becomes U+FFFD;
+// everything else, controls and NUL included, passes unchanged. For writers whose format must be
+// UTF-8 (JSON: JsonQuote passes bytes through), so a store holding invalid UTF-8 cannot make them
+// write a document a parser refuses.
+std::string ValidUtf8(std::string_view s);
+
 }  // namespace revsum

@@ -63,7 +63,9 @@
 //   prompt    "Product: KEY", "Praise:", "- 40% (80) SENTENCE [ID]": KEY and SENTENCE pass through
 //             PromptInline: TerminalSafe, then '[' ']' become '(' ')'. The data never starts a line
 //             and never writes a bracket, so it forges no section header and no citation.
-//   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged.
+//   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged, but for
+//             invalid UTF-8 (which no reader stores; a crafted store may hold it): each invalid
+//             subpart is U+FFFD (ValidUtf8), so the output always parses.
 #pragma once
 
 #include <cstdint>

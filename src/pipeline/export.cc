@@ -180,15 +180,19 @@ void AppendSizes(std::string& o, const ProductExport& p, const std::string& toke
   }
 }
 
+// A JSON string of stored text: as stored, but a store holding invalid UTF-8 (a crafted or damaged
+// file; readers refuse it) gets U+FFFD for each invalid subpart, so the document always parses.
+std::string JsonText(std::string_view s) { return JsonQuote(ValidUtf8(s)); }
+
 // The flat export's JSON object (unchanged but for the citations, now dump ids).
 std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer) {
-  std::string o = "{\"product\":" + JsonQuote(p.product);
+  std::string o = "{\"product\":" + JsonText(p.product);
   if (p.review_id) o += ",\"review\":" + std::to_string(p.review_id);
   o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
   o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
-  o += ",\"summary\":" + JsonQuote(p.body) + ",\"citations\":[";
+  o += ",\"summary\":" + JsonText(p.body) + ",\"citations\":[";
   for (size_t i = 0; i < p.citations.size(); ++i) {
-    o += (i ? "," : "") + JsonQuote(p.citations[i]);
+    o += (i ? "," : "") + JsonText(p.citations[i]);
   }
   o += "]";
   AppendSizes(o, p, tokenizer);
@@ -206,19 +210,19 @@ std::string RatingJson(const ProductExport& p) {
 }
 
 std::string StructuredJsonObject(const ProductExport& p, const std::string& tokenizer) {
-  std::string o = "{\"product\":" + JsonQuote(p.product) + ",\"run\":" + std::to_string(p.run_id) +
+  std::string o = "{\"product\":" + JsonText(p.product) + ",\"run\":" + std::to_string(p.run_id) +
                   ",\"reviews\":" + std::to_string(p.reviews) + ",\"rating\":" + RatingJson(p) +
                   ",\"budget\":" + JsonQuote(p.budget) + ",\"points\":[";
   for (size_t i = 0; i < p.points.size(); ++i) {
     const ExportedPoint& x = p.points[i];
     o += (i ? "," : "");
-    o += "{\"text\":" + JsonQuote(x.text) + ",\"polarity\":" + JsonQuote(x.polarity) +
+    o += "{\"text\":" + JsonText(x.text) + ",\"polarity\":" + JsonText(x.polarity) +
          ",\"support\":" + std::to_string(x.support) + ",\"share\":" + Fixed(x.share, 4) +
-         ",\"aspect\":" + (x.aspect.empty() ? std::string("null") : JsonQuote(x.aspect)) +
-         ",\"weight\":" + Fixed(x.weight, 6) + ",\"review\":" + JsonQuote(x.review) +
+         ",\"aspect\":" + (x.aspect.empty() ? std::string("null") : JsonText(x.aspect)) +
+         ",\"weight\":" + Fixed(x.weight, 6) + ",\"review\":" + JsonText(x.review) +
          ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
   }
-  o += "],\"summary\":" + JsonQuote(p.body);
+  o += "],\"summary\":" + JsonText(p.body);
   AppendSizes(o, p, tokenizer);
   return o + "}";
 }

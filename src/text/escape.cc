@@ -219,4 +219,13 @@ std::string HtmlEscape(std::string_view s) {
   return out;
 }
 
+std::string ValidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  ForEachCodePoint(
+      s, [&](char32_t, std::string_view bytes) { out += bytes; },
+      [&](std::string_view) { out += "\xEF\xBF\xBD"; });
+  return out;
+}
+
 }  // namespace revsum

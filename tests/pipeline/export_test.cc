@@ -398,6 +398,50 @@ TEST_F(ExportTest, HostilePointsForgeNoSectionHeaderOrCitationInAnyFormat) {
   EXPECT_EQ(Lines(out).size(), 8u) << out;  // header, ratings, 2 sections, 2 points, sizes, blank
 }
 
+// A store may hold bytes no reader lets through (a crafted or damaged file, a merged shard):
+// JSON output still parses, each invalid subpart read as U+FFFD. Found by fuzz_export_structured.
+TEST_F(ExportTest, JsonParsesWhenTheStoreHoldsInvalidUtf8) {
+  Build("Kettle\xff",
+        {{"praise", 5, "Boils fast \xed\xa0\x80 ok"}, {"complaint", 3, "Lid \xc0 leaks"}}, "40w",
+        20, "R\xe7\x94");
+  simdjson::dom::parser parser;
+  for (ExportFormat format : {ExportFormat::kJson, ExportFormat::kJsonl}) {
+    ExportOptions options;
+    options.format = format;
+    std::string out;
+    Export(options, &out);
+    simdjson::dom::element doc;
+    ASSERT_EQ(parser.parse(out).get(doc), simdjson::SUCCESS) << out;
+    simdjson::dom::element product = doc;
+    if (format == ExportFormat::kJson) product = doc.at(0);
+    EXPECT_EQ(std::string_view(product["product"]), "Kettle\uFFFD");
+    EXPECT_EQ(std::string_view(product["points"].at(0)["text"]),
+              "Boils fast \uFFFD\uFFFD\uFFFD ok");
+    EXPECT_EQ(std::string_view(product["points"].at(1)["text"]), "Lid \uFFFD leaks");
+    EXPECT_EQ(std::string_view(product["points"].at(0)["review"]), "R\uFFFD0");
+  }
+  {
+    auto store = ReviewStore::Open(db_);
+    StoredSummary s;
+    s.run_id = 1;
+    s.scope = "product";
+    s.subject = "Kettle\xff";
+    s.unit = "words";
+    s.sentence_ids = {store->GetProductReviews("Kettle\xff")[0].sentences[1].id};
+    store->AddSummary(s);
+    store->Flush();
+  }
+  ExportOptions flat;
+  flat.flat = true;
+  flat.format = ExportFormat::kJsonl;
+  std::string out;
+  Export(flat, &out);
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(out).get(doc), simdjson::SUCCESS) << out;
+  EXPECT_EQ(std::string_view(doc["summary"]), "Lid \uFFFD leaks (0)");
+  EXPECT_EQ(std::string_view(doc["citations"].at(0)), "R\uFFFD0");
+}
+
 TEST_F(ExportTest, FlatKeepsTheStoredSentencesCitedByDumpIds) {
   Build("Kettle", kKettle);
   {

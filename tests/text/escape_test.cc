@@ -115,5 +115,20 @@ TEST(HtmlEscape, EscapesTheFiveCharacters) {
   EXPECT_EQ(HtmlEscape("电池 ok"), "电池 ok");
 }
 
+TEST(ValidUtf8, ValidTextAndControlsPassUnchanged) {
+  const std::string text = std::string("电池 ok \x1b[2J\n", 15) + std::string(1, '\0') + "é";
+  EXPECT_EQ(ValidUtf8(text), text);
+}
+
+TEST(ValidUtf8, EachMaximalInvalidSubpartBecomesOneReplacementCharacter) {
+  EXPECT_EQ(ValidUtf8("a\xff"
+                      "b"),
+            "a\uFFFDb");
+  // A surrogate (ED A0 80) is three invalid subparts; a truncated sequence (E7 94) is one.
+  EXPECT_EQ(ValidUtf8("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");
+  EXPECT_EQ(ValidUtf8("x\xe7\x94"), "x\uFFFD");
+  EXPECT_EQ(ValidUtf8("\xc0\xaf"), "\uFFFD\uFFFD");  // overlong '/'
+}
+
 }  // namespace
 }  // namespace revsum
