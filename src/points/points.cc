@@ -105,12 +105,11 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   const bool learned = CjkFraction(joined) >= o.learned_min_cjk;
   // A small scope (few reviews) is centred, with its own thresholds (PointsOptions::small_scope_*).
   const bool small = !learned && in.review_count <= o.small_scope_reviews;
-  Matrix X =
-      learned
-          ? LearnedSentenceVectors(texts, o.learned,
-                                   [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
-          : ClusterSpace(*in.embeddings, o.cluster_columns,
-                         small ? std::max(o.centre, o.small_scope_centre) : o.centre);
+  Matrix X = learned ? LearnedSentenceVectors(
+                           texts, o.learned,
+                           [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
+                     : ClusterSpace(*in.embeddings, o.cluster_columns,
+                                    small ? std::max(o.centre, o.small_scope_centre) : o.centre);
   // Few rows in a wide space: the same dot products in n dimensions (RowSpaceCoordinates). It pays
   // while n x n x d (the Gram matrix) is below the 3 x n x K x d of leaders and two refinement
   // rounds, and the n^3 eigensolver stays small.
@@ -211,7 +210,8 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     for (size_t k = 0; k < K; ++k) set_mean(k);
     Eigen::MatrixXf linkage(static_cast<Eigen::Index>(K), static_cast<Eigen::Index>(K));
     auto set_linkage = [&](size_t a, size_t b) {
-      linkage(static_cast<Eigen::Index>(std::min(a, b)), static_cast<Eigen::Index>(std::max(a, b))) =
+      linkage(static_cast<Eigen::Index>(std::min(a, b)),
+              static_cast<Eigen::Index>(std::max(a, b))) =
           means.row(static_cast<Eigen::Index>(std::min(a, b)))
               .dot(means.row(static_cast<Eigen::Index>(std::max(a, b))));
     };
@@ -288,8 +288,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     auto nearer = [&](size_t a, size_t b) { return typical(a) > typical(b) + kTypicalTie; };
     p.representative = leaders[k];
     for (const PointMember& m : ms) {
-      if (!fragment(m.index) &&
-          (fragment(p.representative) || nearer(m.index, p.representative)))
+      if (!fragment(m.index) && (fragment(p.representative) || nearer(m.index, p.representative)))
         p.representative = m.index;
     }
     if (member_threshold > 0) {
@@ -331,8 +330,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       const int want = p.polarity == Polarity::kPraise ? 1 : -1;
       std::optional<size_t> best;
       for (const PointMember& m : ms) {
-        if (sign[m.index] == want && !fragment(m.index) &&
-            (!best || nearer(m.index, *best)))
+        if (sign[m.index] == want && !fragment(m.index) && (!best || nearer(m.index, *best)))
           best = m.index;
       }
       if (best && sign[p.representative] != want) {

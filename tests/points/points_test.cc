@@ -2,6 +2,7 @@
 #include "revsum/points.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <cmath>
 #include <fstream>
@@ -343,6 +344,50 @@ TEST(PolarityLexicon, EnglishHandLabelledSet) {
             << 100.0 * right / total << "%\n";
   ASSERT_EQ(total, 140);
   EXPECT_GE(right, 100);  // measured
+}
+
+// Points depend only on the dot products of the rows: the fixture rotated into 4,096 dimensions
+// (where a 10-row scope clusters in its row space, RowSpaceCoordinates) gives the points of the
+// 4-dimensional original (clustered directly), for the general and the small-scope rule.
+TEST(ComputePoints, AWideSpaceGivesThePointsOfTheSameDotProducts) {
+  Fixture narrow = MakeFixture();
+  Fixture wide = MakeFixture();
+  // An orthonormal 4 x 4096 map: axis j spreads over its own 1,024 coordinates with seeded signs
+  // of 1/32 (so each wide row is exact).
+  wide.S = Matrix::Zero(narrow.S.rows(), 4096);
+  uint32_t state = 12345;
+  for (Eigen::Index j = 0; j < 4; ++j) {
+    for (Eigen::Index c = 0; c < 1024; ++c) {
+      state = state * 1664525u + 1013904223u;
+      const float sign = (state >> 31) ? 1.0f / 32 : -1.0f / 32;
+      for (Eigen::Index i = 0; i < narrow.S.rows(); ++i)
+        wide.S(i, j * 1024 + c) = narrow.S(i, j) * sign;
+    }
+  }
+  for (size_t small : {size_t{0}, size_t{50}}) {
+    PointsOptions o;
+    o.small_scope_reviews = small;
+    const std::vector<Point> a = ComputePoints(narrow.Input(), TestLexicon(), o);
+    const std::vector<Point> b = ComputePoints(wide.Input(), TestLexicon(), o);
+    ASSERT_EQ(a.size(), b.size()) << small;
+    for (size_t k = 0; k < a.size(); ++k) {
+      EXPECT_EQ(a[k].text, b[k].text) << small;
+      EXPECT_EQ(a[k].support, b[k].support) << small;
+      // The same members with the same similarities (their order among equal similarities is
+      // the arithmetic's).
+      auto by_index = [](std::vector<PointMember> ms) {
+        std::sort(ms.begin(), ms.end(),
+                  [](const PointMember& x, const PointMember& y) { return x.index < y.index; });
+        return ms;
+      };
+      const std::vector<PointMember> ma = by_index(a[k].members), mb = by_index(b[k].members);
+      ASSERT_EQ(ma.size(), mb.size()) << small;
+      for (size_t m = 0; m < ma.size(); ++m) {
+        EXPECT_EQ(ma[m].index, mb[m].index) << small;
+        EXPECT_NEAR(ma[m].similarity, mb[m].similarity, 1e-4) << small;
+      }
+    }
+  }
 }
 
 }  // namespace
