@@ -1,6 +1,8 @@
 // revsum report --db PATH [--product ID...] [--run N] -o report.html: the report page
 // (include/revsum/report.h), one self-contained HTML file.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -39,6 +41,27 @@ Runner Setup(CLI::App& sub) {
     StoreOptions store_options;
     store_options.read_only = true;
     auto store = ReviewStore::Open(args->db, store_options);
+    // Every refusal names the argument and the value at fault, and comes before anything is
+    // written (so no partial page is left behind).
+    if (!store->LatestRun()) {
+      throw std::runtime_error("report: --db " + args->db +
+                               ": the store has no finished run, so nothing to report; run "
+                               "`revsum summarize --db " +
+                               args->db + "` first");
+    }
+    if (args->run > 0 && !store->GetRun(args->run)) {
+      throw std::runtime_error("report: --run " + std::to_string(args->run) + ": no such run in " +
+                               args->db + " (its latest run is " +
+                               std::to_string(store->LatestRun()->id) + ")");
+    }
+    for (const std::string& key : args->products) {
+      if (!store->HasProduct(key)) {
+        throw std::runtime_error("report: --product '" + key + "': no such product in " + args->db);
+      }
+    }
+    if (args->output != "-" && std::filesystem::is_directory(args->output)) {
+      throw std::runtime_error("report: -o " + args->output + ": is a directory");
+    }
     ReportOptions options;
     options.products = args->products;
     if (args->run > 0) options.run_id = args->run;
@@ -50,19 +73,26 @@ Runner Setup(CLI::App& sub) {
     } else {
       // Written beside the target and renamed: a failure never leaves half a page.
       const std::string partial = args->output + ".partial";
-      {
+      try {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("report: cannot write " + partial);
-        try {
-          summary = WriteReport(*store, options, out);
-          out.close();
-          if (!out) throw std::runtime_error("report: writing " + partial + " failed");
-        } catch (...) {
-          std::remove(partial.c_str());
-          throw;
+        if (!out) {
+          throw std::runtime_error("report: -o " + args->output + ": cannot write " + partial +
+                                   ": " + std::strerror(errno));
         }
+        summary = WriteReport(*store, options, out);
+        out.close();
+        if (!out) throw std::runtime_error("report: -o " + args->output + ": writing failed");
+        std::error_code renamed;
+        std::filesystem::rename(partial, args->output, renamed);
+        if (renamed) {
+          throw std::runtime_error("report: -o " + args->output +
+                                   ": cannot replace it: " + renamed.message());
+        }
+      } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        throw;
       }
-      std::filesystem::rename(partial, args->output);
     }
     if (!args->quiet) {
       std::cerr << "report: " << TerminalSafe(args->output) << ": " << summary.products
