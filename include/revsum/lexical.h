@@ -80,6 +80,12 @@ class LexicalEmbedder : public Embedder {
   LexicalOptions options_;
   std::unique_ptr<WordSegmenter> words_;  // ICU state; used by the const Features
   std::unordered_map<std::string, uint32_t> corpus_df_;
+  // The features of the last Embed batch's final kTailCache sentences, by text. SummarizeScope
+  // appends the same seed sentences (78 in English) to every scope's batch, and most scopes
+  // are smaller than that (bench/gen_reviews.py: about six sentences a product), so without this
+  // most of the work went into the seeds' features.
+  static constexpr size_t kTailCache = 1024;
+  std::unordered_map<std::string, std::vector<std::string>> tail_features_;
   uint64_t corpus_docs_ = 0;  // 0: IDF fitted per batch
 };
 

@@ -147,11 +147,31 @@ void LexicalEmbedder::ClearIdf() {
 
 Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
   const Eigen::Index n = static_cast<Eigen::Index>(sentences.size());
-  // Term frequencies per sentence.
+  // Term frequencies per sentence. The features of the batch's last kTailCache sentences are kept
+  // for the next batch (see tail_features_); a sentence's features depend on its text alone.
   std::vector<std::unordered_map<std::string, uint32_t>> tf(sentences.size());
+  std::unordered_map<std::string, std::vector<std::string>> next_tail;
+  const size_t tail_from = sentences.size() > kTailCache ? sentences.size() - kTailCache : 0;
   for (size_t i = 0; i < sentences.size(); ++i) {
-    for (std::string& f : Features(sentences[i])) ++tf[i][std::move(f)];
+    const std::vector<std::string>* features = nullptr;
+    std::vector<std::string> computed;
+    if (const auto kept = next_tail.find(sentences[i]); kept != next_tail.end()) {
+      features = &kept->second;
+    } else if (auto old = tail_features_.find(sentences[i]); old != tail_features_.end()) {
+      if (i >= tail_from) {
+        features = &next_tail.insert(tail_features_.extract(old)).position->second;
+      } else {
+        features = &old->second;
+      }
+    } else {
+      computed = Features(sentences[i]);
+      features = i >= tail_from
+                     ? &next_tail.emplace(sentences[i], std::move(computed)).first->second
+                     : &computed;
+    }
+    for (const std::string& f : *features) ++tf[i][f];
   }
+  tail_features_ = std::move(next_tail);
   // Document frequencies: the batch (keys view the tf maps' keys, which stay put), or the fixed
   // corpus.
   std::unordered_map<std::string_view, uint32_t> batch_df;
