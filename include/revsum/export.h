@@ -47,7 +47,8 @@
 //
 // Flat (--flat): today's flat output, unchanged but for the citations (dump ids): per product a
 // header, the stored summary's sentences each with a citation, and the sizes; json has "summary"
-// (the sentences joined by spaces) and "citations" (their reviews' ids). Review scope is flat.
+// (the sentences joined by spaces) and "citations" (their reviews' ids). Review scope is flat;
+// its heading names the review by its citation id ("review R17 of KEY", "review h:... of KEY").
 //
 // Sizes: "after" counts exactly the body as defined above; "before" counts the product's review
 // texts, one review per line.
@@ -94,6 +95,9 @@ CitationStyle ParseCitationStyle(std::string_view name);
 std::string ReviewCitationId(const std::string& external_id, uint64_t content_hash);
 // "[ID]" as written in text, markdown and prompt output (see the header comment); "" for kNone.
 std::string CitationMark(const std::string& citation_id, CitationStyle style);
+// The id as a citation writes it, without the brackets (CitationMark's percent-encoding): also
+// how a review-scope heading names its review.
+std::string CitationText(const std::string& citation_id);
 // Short marks of a product's cited ids (see the header comment), by id: "[<shortest prefix of at
 // least 8 characters (10 for h:) that no other id of `ids` shares>]".
 std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids);

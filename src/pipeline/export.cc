@@ -64,6 +64,11 @@ std::string CitationMark(const std::string& citation_id, CitationStyle style) {
   return "[" + id + "]";
 }
 
+std::string CitationText(const std::string& citation_id) {
+  const std::string mark = CitationMark(citation_id, CitationStyle::kFull);
+  return mark.substr(1, mark.size() - 2);
+}
+
 std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids) {
   std::vector<std::string> written;  // the full marks without brackets
   for (const std::string& id : ids) {
@@ -770,8 +775,11 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     }
 
     const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
+    // Review scope names the review by its citation id (the dump's id, or "h:" + content hash),
+    // written as citations are (percent-encoded, so it is safe in text and markdown): the same
+    // heading in a shard store and in the merged store, whatever the row ids.
     const std::string what =
-        review_scope ? "review r" + std::to_string(p.review_id) + " of " : std::string();
+        review_scope ? "review " + CitationText(p.review_cited) + " of " : std::string();
     const std::string counts =
         review_scope ? "rating " + rating
                      : std::to_string(p.reviews) + " reviews, average rating " + rating;

@@ -171,7 +171,11 @@ TEST_F(StoreCliTest, ReviewSummariesCanBeExported) {
             QueryText(db_, "SELECT count(*) FROM summaries WHERE scope = 'review'"));
   EXPECT_THAT(r.out, HasSubstr("\"review\":"));
   CommandResult md = RunRevsum("export --scope review --format markdown --no-tokens --db " + db_);
-  EXPECT_THAT(md.out, HasSubstr("## review r1 of B0KTL55200"));
+  // Named by its citation id (the reader's user_id:timestamp id of the first review), as its
+  // citations are.
+  EXPECT_THAT(md.out,
+              HasSubstr("## review AEUJZDEGXDNCF32EPF3DHODZDOCI:1609655010777 of B0KTL55200\n"));
+  EXPECT_THAT(md.out, HasSubstr(" [AEUJZDEGXDNCF32EPF3DHODZDOCI:1609655010777]\n"));
 }
 
 TEST_F(StoreCliTest, ADumpWithoutAProductFieldSaysSoOnceAndGetsAHeading) {

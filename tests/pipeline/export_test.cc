@@ -442,6 +442,40 @@ TEST_F(ExportTest, JsonParsesWhenTheStoreHoldsInvalidUtf8) {
   EXPECT_EQ(std::string_view(doc["citations"].at(0)), "R\uFFFD0");
 }
 
+// A review-scope heading names the review as citations do (the dump's id, escaped like a citation;
+// "h:" + content hash without one), never by the store's row id, so shard and merged stores agree.
+TEST_F(ExportTest, ReviewScopeHeadingsNameTheDumpIdOrTheContentHash) {
+  Build("Kettle", kKettle, "40w", 20, "R]\n");
+  std::string hashed;
+  {
+    auto store = ReviewStore::Open(db_);
+    std::vector<StoredReview> reviews = store->GetProductReviews("Kettle");
+    for (int r = 0; r < 2; ++r) {
+      StoredSummary s;
+      s.run_id = 1;
+      s.scope = "review";
+      s.subject = std::to_string(reviews[r].id);
+      s.unit = "words";
+      s.sentence_ids = {reviews[r].sentences[0].id};
+      store->AddSummary(s);
+    }
+    store->Flush();
+    hashed = ReviewCitationId("", store->ProductReviewFacts("Kettle")[1].content_hash);
+  }
+  ASSERT_EQ(hashed.rfind("h:", 0), 0u);
+  ExportOptions options;
+  options.scope = "review";
+  std::string out;
+  Export(options, &out);
+  EXPECT_THAT(out, HasSubstr("== review R%5D%0A0 of Kettle (rating 5.00, run 1) ==\n"));
+  EXPECT_THAT(out, HasSubstr("== review " + hashed + " of Kettle (rating 5.00, run 1) ==\n"));
+  EXPECT_THAT(out, Not(HasSubstr("review r1 ")));
+  options.format = ExportFormat::kMarkdown;
+  Export(options, &out);
+  EXPECT_THAT(out, HasSubstr("## review R%5D%0A0 of Kettle\n"));
+  EXPECT_THAT(out, HasSubstr("## review " + hashed + " of Kettle\n"));
+}
+
 TEST_F(ExportTest, FlatKeepsTheStoredSentencesCitedByDumpIds) {
   Build("Kettle", kKettle);
   {
