@@ -74,7 +74,13 @@ struct Weights {
   Matrix per_head;                      // n x H: the distribution produced by each head
   std::vector<std::string> head_names;  // H names, e.g. "centroid", "opinion", "aspect:price"
   std::vector<float> head_mix;          // H mixing coefficients (sum to 1); final = per_head * mix
+  // The cosines between the scope's sentences, S S^T, when the consensus head computed them
+  // whole (a product of at most kSharedGramRows sentences); empty otherwise. Later stages take
+  // pair statistics and cluster-space dot products from it instead of multiplying S again.
+  Matrix gram;
 };
+// Products of at most this many sentences keep Weights::gram (at most 256 KB).
+inline constexpr Eigen::Index kSharedGramRows = 256;
 
 // A scope is a single review or a whole product; consensus is only computed for products.
 enum class Scope { kReview, kProduct };
@@ -124,9 +130,9 @@ struct HeadAnchor {
 // other non-blank line is one seed sentence of the current section. Sections: "opinion",
 // "neutral", and "aspect:<name>". A "# lang: <tag>" comment gives the language tag.
 struct SeedSet {
-  std::string lang;                                          // e.g. "en"
-  std::vector<std::string> opinion;                          // evaluative sentences
-  std::vector<std::string> neutral;                          // factual / narrative sentences
+  std::string lang;                  // e.g. "en"
+  std::vector<std::string> opinion;  // evaluative sentences
+  std::vector<std::string> neutral;  // factual / narrative sentences
   std::vector<std::pair<std::string, std::vector<std::string>>> aspects;  // name -> seeds
 };
 
@@ -177,6 +183,9 @@ struct CosineStats {
   float stddev = 0;
 };
 CosineStats PairCosineStats(const Matrix& S, int max_rows = 512);
+// The same statistics from a whole Gram matrix (every pair; what PairCosineStats computes when
+// n <= max_rows).
+CosineStats GramCosineStats(const Matrix& gram);
 
 // The consensus term alone: r = (1/n) 1^T softmax_rows(S S^T / temperature) with the diagonal
 // masked, sampled above max_exact rows as described in the header comment. Sums to 1 (n >= 2).

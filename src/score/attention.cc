@@ -93,15 +93,42 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
   return received;
 }
 
+namespace {
+
+// ConsensusAttention with every row voting, from S S^T already computed.
+Eigen::VectorXf ConsensusFromGram(const Matrix& gram, float temperature) {
+  const Eigen::Index n = gram.rows();
+  Eigen::VectorXf received = Eigen::VectorXf::Zero(n);
+  if (n == 1) received(0) = 1.f;
+  if (n <= 1) return received;
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  Eigen::RowVectorXf logits(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    logits = gram.row(k) / temperature;
+    logits(k) = neg_inf;  // a sentence does not vote for itself
+    SoftmaxInPlace(logits.data(), n);
+    received += logits.transpose();
+  }
+  received /= static_cast<float>(n);
+  return received;
+}
+
+}  // namespace
+
 CosineStats PairCosineStats(const Matrix& S, int max_rows) {
-  CosineStats stats;
   const Eigen::Index n = S.rows();
-  if (n < 2) return stats;
+  if (n < 2) return CosineStats{};
   const Eigen::Index m = std::min<Eigen::Index>(n, std::max(2, max_rows));
   const double stride = static_cast<double>(n) / m;
   Matrix X(m, S.cols());
   for (Eigen::Index i = 0; i < m; ++i) X.row(i) = S.row(static_cast<Eigen::Index>(i * stride));
-  const Matrix gram = X * X.transpose();
+  return GramCosineStats(X * X.transpose());
+}
+
+CosineStats GramCosineStats(const Matrix& gram) {
+  CosineStats stats;
+  const Eigen::Index m = gram.rows();
+  if (m < 2) return stats;
   double sum = 0, sum_sq = 0;
   for (Eigen::Index i = 0; i < m; ++i) {
     for (Eigen::Index j = 0; j < m; ++j) {
@@ -196,10 +223,18 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
   if (consensus) {
     w.head_names.push_back("consensus");
     w.head_mix.push_back(options_.consensus_mix);
-    const float t = standardise
-                        ? options_.z_temperature * std::max(PairCosineStats(S).stddev, kMinSpread)
-                        : options_.temperature;
-    columns.push_back(ConsensusAttention(S, t, options_.max_exact_consensus));
+    // A small product multiplies S S^T once: its statistics, its consensus votes and (through
+    // Weights::gram) the later stages read it. The product is the one PairCosineStats and
+    // ConsensusAttention's single block would compute, so the weights are the same bits.
+    if (n <= kSharedGramRows && n <= options_.max_exact_consensus) w.gram = S * S.transpose();
+    const float t =
+        standardise
+            ? options_.z_temperature *
+                  std::max((w.gram.rows() ? GramCosineStats(w.gram) : PairCosineStats(S)).stddev,
+                           kMinSpread)
+            : options_.temperature;
+    columns.push_back(w.gram.rows() ? ConsensusFromGram(w.gram, t)
+                                    : ConsensusAttention(S, t, options_.max_exact_consensus));
   }
 
   const Eigen::Index heads = static_cast<Eigen::Index>(columns.size());

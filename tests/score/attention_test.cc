@@ -118,9 +118,9 @@ TEST(AttentionScorerTest, ConsensusFavoursSentencesOthersRepeat) {
 
 TEST(AttentionScorerTest, AnchoredHeadPrefersSentencesAlongItsAnchor) {
   Matrix S = Matrix::Zero(3, 4);
-  S.row(0) << 1, 0, 0, 0;                      // the topic, no opinion
-  S.row(1) << 0.8f, 0.6f, 0, 0;                // the topic, with opinion (dim 1)
-  S.row(2) << 0.8f, 0, 0.6f, 0;                // the topic, something else
+  S.row(0) << 1, 0, 0, 0;        // the topic, no opinion
+  S.row(1) << 0.8f, 0.6f, 0, 0;  // the topic, with opinion (dim 1)
+  S.row(2) << 0.8f, 0, 0.6f, 0;  // the topic, something else
   Eigen::VectorXf opinion = Eigen::VectorXf::Zero(4);
   opinion(1) = 1.f;
   ScorerOptions options;
@@ -204,7 +204,8 @@ TEST(ParseSeedsTest, ReadsSectionsAndLanguage) {
   EXPECT_THAT(seeds.neutral, ::testing::ElementsAre("It came."));
   ASSERT_EQ(seeds.aspects.size(), 1u);
   EXPECT_EQ(seeds.aspects[0].first, "price");
-  EXPECT_THAT(SeedSentences(seeds), ::testing::ElementsAre("Great.", "It came.", "Cheap.", "Pricey."));
+  EXPECT_THAT(SeedSentences(seeds),
+              ::testing::ElementsAre("Great.", "It came.", "Cheap.", "Pricey."));
 }
 
 TEST(ParseSeedsTest, ErrorsNameFileAndLine) {
@@ -243,6 +244,31 @@ TEST(BuildAnchorsTest, OpinionAnchorPointsFromNeutralToOpinion) {
   EXPECT_FLOAT_EQ(anchors[0].anchor(1), -1.f);
   EXPECT_EQ(anchors[1].name, "aspect:price");
   EXPECT_FLOAT_EQ(anchors[1].anchor(2), 1.f);
+}
+
+// A small product keeps S S^T (Weights::gram) and its consensus head reads it: the same bits as
+// ConsensusAttention on S with the temperature from PairCosineStats; a bigger one keeps none.
+TEST(AttentionScorerTest, SmallProductsShareTheirGramMatrixWithTheSameConsensus) {
+  ScorerOptions options;
+  const AttentionScorer scorer(options, {});
+  const Matrix S = RandomUnitRows(kSharedGramRows, 48, 5);
+  const Weights w = scorer.Score(S, Scope::kProduct);
+  ASSERT_EQ(w.gram.rows(), kSharedGramRows);
+  for (Eigen::Index i = 0; i < S.rows(); ++i) {
+    for (Eigen::Index j = 0; j < S.rows(); ++j)
+      ASSERT_NEAR(w.gram(i, j), S.row(i).dot(S.row(j)), 1e-5f) << i << " " << j;
+  }
+  EXPECT_EQ(GramCosineStats(w.gram).mean, PairCosineStats(S).mean);
+  EXPECT_EQ(GramCosineStats(w.gram).stddev, PairCosineStats(S).stddev);
+  const float t = options.standardise
+                      ? options.z_temperature * std::max(PairCosineStats(S).stddev, 1e-4f)
+                      : options.temperature;
+  const Eigen::VectorXf direct = ConsensusAttention(S, t, options.max_exact_consensus);
+  const Eigen::VectorXf shared = w.per_head.col(w.per_head.cols() - 1);
+  for (Eigen::Index i = 0; i < S.rows(); ++i) EXPECT_EQ(shared(i), direct(i)) << i;
+  EXPECT_EQ(scorer.Score(S, Scope::kReview).gram.rows(), 0);
+  EXPECT_EQ(scorer.Score(RandomUnitRows(kSharedGramRows + 1, 48, 5), Scope::kProduct).gram.rows(),
+            0);
 }
 
 }  // namespace
