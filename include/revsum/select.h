@@ -141,10 +141,13 @@ class BudgetedSelector {
   // `fragments`, when set, receives each text's FragmentReason under the selector's rule (index i:
   // texts[i]), so callers need not classify the scope again; it is left empty when skip_fragments
   // is off or `texts` is empty (the rule was not applied).
+  // `gram`, when set and non-empty, is embeddings * embeddings^T (Weights::gram): the scope's
+  // mean pair cosine (relative_similarity) is read from it instead of multiplied again.
   std::vector<Selected> Select(const std::vector<std::string>& texts,
                                const Eigen::VectorXf& weights, const Matrix& embeddings,
                                const Budget& budget,
-                               std::vector<FragmentReason>* fragments = nullptr) const;
+                               std::vector<FragmentReason>* fragments = nullptr,
+                               const Matrix* gram = nullptr) const;
 
   const SelectorOptions& options() const { return options_; }
 

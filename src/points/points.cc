@@ -56,15 +56,54 @@ constexpr float kTypicalTie = 1e-4f;
 // V diag(sqrt(l)) reproduce. For a small product in a wide embedding (100 sentences x 4,096
 // lexical dimensions) one n x n x d product replaces the n x K x d products of every round.
 // Zero rows stay exactly zero (they join no point).
-Matrix RowSpaceCoordinates(const Matrix& X) {
-  const Eigen::MatrixXd gram = (X * X.transpose()).cast<double>();
+Matrix RowSpaceCoordinates(const Eigen::MatrixXd& gram) {
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram);
   const Eigen::VectorXd scale = eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt();
   Matrix out = (eigen.eigenvectors() * scale.asDiagonal()).cast<float>();
-  for (Eigen::Index i = 0; i < X.rows(); ++i) {
-    if (X.row(i).squaredNorm() == 0) out.row(i).setZero();
+  for (Eigen::Index i = 0; i < gram.rows(); ++i) {
+    if (gram(i, i) == 0) out.row(i).setZero();
   }
   return out;
+}
+
+// The Gram matrix of ClusterSpace(S, 0, centre) from G = S S^T alone: rows normalised
+// (G_ij / |S_i| |S_j|), minus `centre` times the mean m of the non-zero rows
+// (G_ij - c a_i - c a_j + c^2 |m|^2 with a_i = S_i . m), normalised again. Zero rows stay zero.
+Eigen::MatrixXd ClusterSpaceGram(const Matrix& G, float centre) {
+  const Eigen::Index n = G.rows();
+  Eigen::MatrixXd g = G.cast<double>();
+  Eigen::VectorXd norm(n);
+  for (Eigen::Index i = 0; i < n; ++i) norm(i) = g(i, i) > 0 ? std::sqrt(g(i, i)) : 0.0;
+  auto normalise = [&] {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      for (Eigen::Index j = 0; j < n; ++j)
+        g(i, j) = norm(i) > 0 && norm(j) > 0 ? g(i, j) / (norm(i) * norm(j)) : 0.0;
+    }
+  };
+  normalise();
+  if (centre > 0) {
+    std::vector<Eigen::Index> live;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (norm(i) > 0) live.push_back(i);
+    if (!live.empty()) {
+      const double count = static_cast<double>(live.size());
+      Eigen::VectorXd a = Eigen::VectorXd::Zero(n);  // S_i . m
+      for (Eigen::Index i = 0; i < n; ++i) {
+        for (Eigen::Index j : live) a(i) += g(i, j);
+        a(i) /= count;
+      }
+      double mm = 0;  // |m|^2
+      for (Eigen::Index j : live) mm += a(j);
+      mm /= count;
+      const double c = centre;
+      for (Eigen::Index i : live) {
+        for (Eigen::Index j : live) g(i, j) += -c * a(i) - c * a(j) + c * c * mm;
+      }
+      for (Eigen::Index i = 0; i < n; ++i) norm(i) = g(i, i) > 0 ? std::sqrt(g(i, i)) : 0.0;
+      normalise();
+    }
+  }
+  return g;
 }
 
 Polarity Decide(const Point& p, const PointsOptions& o, double rated_share) {
@@ -105,15 +144,29 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   const bool learned = CjkFraction(joined) >= o.learned_min_cjk;
   // A small scope (few reviews) is centred, with its own thresholds (PointsOptions::small_scope_*).
   const bool small = !learned && in.review_count <= o.small_scope_reviews;
-  Matrix X = learned ? LearnedSentenceVectors(
-                           texts, o.learned,
-                           [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; })
-                     : ClusterSpace(*in.embeddings, o.cluster_columns,
-                                    small ? std::max(o.centre, o.small_scope_centre) : o.centre);
+  const float centre = small ? std::max(o.centre, o.small_scope_centre) : o.centre;
   // Few rows in a wide space: the same dot products in n dimensions (RowSpaceCoordinates). It pays
   // while n x n x d (the Gram matrix) is below the 3 x n x K x d of leaders and two refinement
-  // rounds, and the n^3 eigensolver stays small.
-  if (X.rows() <= kMaxRowSpaceRows && X.rows() * 8 <= X.cols()) X = RowSpaceCoordinates(X);
+  // rounds, and the n^3 eigensolver stays small. The scorer's S S^T (Weights::gram) gives that
+  // Gram matrix without touching the d columns at all.
+  const Eigen::Index width = learned ? o.learned.dimensions
+                             : o.cluster_columns <= 0
+                                 ? in.embeddings->cols()
+                                 : std::min<Eigen::Index>(o.cluster_columns, in.embeddings->cols());
+  const bool row_space = !learned && static_cast<Eigen::Index>(n) <= kMaxRowSpaceRows &&
+                         static_cast<Eigen::Index>(n) * 8 <= width;
+  const bool from_gram =
+      row_space && width == in.embeddings->cols() && w.gram.rows() == static_cast<Eigen::Index>(n);
+  Matrix X;
+  if (learned) {
+    X = LearnedSentenceVectors(texts, o.learned,
+                               [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; });
+  } else if (from_gram) {
+    X = RowSpaceCoordinates(ClusterSpaceGram(w.gram, centre));
+  } else {
+    X = ClusterSpace(*in.embeddings, o.cluster_columns, centre);
+    if (row_space) X = RowSpaceCoordinates((X * X.transpose()).cast<double>());
+  }
   const float threshold = learned ? o.learned_threshold
                           : small ? o.small_scope_threshold
                                   : o.threshold;

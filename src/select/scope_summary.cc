@@ -63,7 +63,8 @@ ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
   const AttentionScorer scorer(options.scorer, std::move(anchors));
   out.weights = scorer.Score(S, scope);
   const BudgetedSelector selector(options.selector, BudgetWordCost(), options.token_cost);
-  out.selected = selector.Select(texts, out.weights.final, S, options.budget, &out.fragments);
+  out.selected = selector.Select(texts, out.weights.final, S, options.budget, &out.fragments,
+                                 &out.weights.gram);
   out.embeddings = std::move(S);
   return out;
 }

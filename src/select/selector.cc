@@ -146,7 +146,8 @@ BudgetedSelector::BudgetedSelector(SelectorOptions options, CostFunction words, 
 std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& texts,
                                                const Eigen::VectorXf& weights,
                                                const Matrix& embeddings, const Budget& budget,
-                                               std::vector<FragmentReason>* fragments) const {
+                                               std::vector<FragmentReason>* fragments,
+                                               const Matrix* gram) const {
   if (fragments) fragments->clear();
   const size_t n = texts.size();
   if (static_cast<size_t>(weights.size()) != n || static_cast<size_t>(embeddings.rows()) != n) {
@@ -212,8 +213,13 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
   if (!(w_max > 0.f)) w_max = 1.f;
 
   // The scope's mean pair cosine (relative_similarity), kept below 1 so the rescaling is defined.
+  // (PairCosineStats is exact up to its 512 sampled rows, so the two agree.)
+  const bool have_gram = gram && gram->rows() == static_cast<Eigen::Index>(n) && n <= 512;
   const float mu =
-      options_.relative_similarity ? std::clamp(PairCosineStats(embeddings).mean, 0.f, 0.9f) : 0.f;
+      options_.relative_similarity
+          ? std::clamp((have_gram ? GramCosineStats(*gram) : PairCosineStats(embeddings)).mean, 0.f,
+                       0.9f)
+          : 0.f;
   std::vector<float> max_sim(n, 0.f);  // max similarity to any selected sentence
   std::vector<Selected> chosen;
   size_t used = 0;

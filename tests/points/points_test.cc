@@ -347,8 +347,9 @@ TEST(PolarityLexicon, EnglishHandLabelledSet) {
 }
 
 // Points depend only on the dot products of the rows: the fixture rotated into 4,096 dimensions
-// (where a 10-row scope clusters in its row space, RowSpaceCoordinates) gives the points of the
-// 4-dimensional original (clustered directly), for the general and the small-scope rule.
+// (where a 10-row scope clusters in its row space, RowSpaceCoordinates, from its rows or from the
+// scorer's Gram matrix) gives the points of the 4-dimensional original (clustered directly), for
+// the general and the small-scope (centred) rule.
 TEST(ComputePoints, AWideSpaceGivesThePointsOfTheSameDotProducts) {
   Fixture narrow = MakeFixture();
   Fixture wide = MakeFixture();
@@ -364,15 +365,23 @@ TEST(ComputePoints, AWideSpaceGivesThePointsOfTheSameDotProducts) {
         wide.S(i, j * 1024 + c) = narrow.S(i, j) * sign;
     }
   }
-  for (size_t small : {size_t{0}, size_t{50}}) {
+  // And from the scorer's S S^T alone (Weights::gram), without the wide rows' columns.
+  Fixture from_gram = wide;
+  const Eigen::Index n = wide.S.rows();
+  from_gram.w.gram = Matrix(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) from_gram.w.gram(i, j) = wide.S.row(i).dot(wide.S.row(j));
+  }
+  for (auto [small, gram] : {std::pair{size_t{0}, false}, std::pair{size_t{50}, false},
+                             std::pair{size_t{0}, true}, std::pair{size_t{50}, true}}) {
     PointsOptions o;
     o.small_scope_reviews = small;
     const std::vector<Point> a = ComputePoints(narrow.Input(), TestLexicon(), o);
-    const std::vector<Point> b = ComputePoints(wide.Input(), TestLexicon(), o);
-    ASSERT_EQ(a.size(), b.size()) << small;
+    const std::vector<Point> b = ComputePoints((gram ? from_gram : wide).Input(), TestLexicon(), o);
+    ASSERT_EQ(a.size(), b.size()) << small << gram;
     for (size_t k = 0; k < a.size(); ++k) {
-      EXPECT_EQ(a[k].text, b[k].text) << small;
-      EXPECT_EQ(a[k].support, b[k].support) << small;
+      EXPECT_EQ(a[k].text, b[k].text) << small << gram;
+      EXPECT_EQ(a[k].support, b[k].support) << small << gram;
       // The same members with the same similarities (their order among equal similarities is
       // the arithmetic's).
       auto by_index = [](std::vector<PointMember> ms) {
@@ -381,10 +390,10 @@ TEST(ComputePoints, AWideSpaceGivesThePointsOfTheSameDotProducts) {
         return ms;
       };
       const std::vector<PointMember> ma = by_index(a[k].members), mb = by_index(b[k].members);
-      ASSERT_EQ(ma.size(), mb.size()) << small;
+      ASSERT_EQ(ma.size(), mb.size()) << small << gram;
       for (size_t m = 0; m < ma.size(); ++m) {
-        EXPECT_EQ(ma[m].index, mb[m].index) << small;
-        EXPECT_NEAR(ma[m].similarity, mb[m].similarity, 1e-4) << small;
+        EXPECT_EQ(ma[m].index, mb[m].index) << small << gram;
+        EXPECT_NEAR(ma[m].similarity, mb[m].similarity, 1e-4) << small << gram;
       }
     }
   }
