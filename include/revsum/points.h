@@ -286,6 +286,12 @@ struct PointsInput {
   const Weights* weights = nullptr;    // the scope's attention (final and per head)
 };
 
+// The version of what ComputePoints stores for the same inputs and options; part of every run's
+// key (RunKey), so an incremental run never keeps points an older algorithm made. Raise it with
+// any change that moves a stored point. 2: every sentence may lead (max_scan 0), faces change
+// only when a member is nearer the centroid by more than 1e-4.
+inline constexpr int kPointsVersion = 2;
+
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).
 std::vector<Point> ComputePoints(const PointsInput& input, const PolarityLexicon& lexicon,

@@ -204,7 +204,8 @@ std::string RunKey(const RunOptions& o) {
       << (se.skip_fragments ? DataFilesKey({(ModelsDir() / "fragments" / "en.txt").string(),
                                             (ModelsDir() / "fragments" / "zh.txt").string()})
                             : std::string("kept"))
-      << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths());
+      << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths())
+      << ";points=" << kPointsVersion;
   // Only a set filter is named, so unfiltered runs keep the keys (and incremental re-runs) of
   // runs made before filters existed.
   // The encoder's candidate count changes combined results (SummarizeOptions::dense_candidates).

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "revsum/ingest.h"
+#include "revsum/points.h"
 #include "revsum/run.h"
 #include "support/temp_dir.h"
 
@@ -210,6 +211,14 @@ TEST(SummarizeStoreTest, ARatingFilterReadsOnlyTheReviewsInRange) {
   EXPECT_EQ(ScoredRatings(*store, SummarizeStore(*store, low).run_id), "1.0 2.0 ");
   EXPECT_NE(RunKey(high), RunKey(all));
   EXPECT_EQ(RunKey(all).find("rating"), std::string::npos) << "unfiltered keys are unchanged";
+}
+
+// An incremental run keeps a product's stored points only if the same points algorithm made
+// them: the key names its version (kPointsVersion).
+TEST(SummarizeStoreTest, TheRunKeyNamesThePointsAlgorithmVersion) {
+  EXPECT_NE(RunKey(RunOptions{}).find(";points=" + std::to_string(kPointsVersion) + ";"),
+            std::string::npos)
+      << RunKey(RunOptions{});
 }
 
 TEST(SummarizeStoreTest, ADateFilterReadsOnlyTheReviewsInTheWindow) {
