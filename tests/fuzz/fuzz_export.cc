@@ -32,23 +32,21 @@
 #include <fuzzer/FuzzedDataProvider.h>
 #include <simdjson.h>
 
+#include "export_checks.h"
 #include "fuzz_support.h"
 #include "revsum/export.h"
 #include "revsum/store.h"
 
 namespace {
 
+using revsum::fuzz::CheckMarkdownInline;
+using revsum::fuzz::CheckNoControls;
+using revsum::fuzz::EndsWith;
 using revsum::fuzz::Escape;
-
-std::filesystem::path& TempDir() {
-  static std::filesystem::path dir;
-  return dir;
-}
-
-void RemoveTempDir() {
-  std::error_code ignored;
-  if (!TempDir().empty()) std::filesystem::remove_all(TempDir(), ignored);
-}
+using revsum::fuzz::Lines;
+using revsum::fuzz::RemoveTempDir;
+using revsum::fuzz::StartsWith;
+using revsum::fuzz::TempDir;
 
 // Valid UTF-8 without NUL: what a reader lets through as a product key or review text.
 std::string ReaderSafe(std::string_view bytes) {
@@ -65,70 +63,6 @@ struct Product {
   std::vector<int64_t> kept_reviews;    // their review ids
   std::vector<std::string> kept_texts;  // their texts
 };
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < s.size()) {
-    const size_t end = s.find('\n', start);
-    FUZZ_CHECK(end != std::string::npos, "output does not end with a newline: " + Escape(s));
-    lines.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
-void CheckNoControls(const std::string& out, const char* format) {
-  FUZZ_CHECK(revsum::fuzz::IsValidUtf8(out), std::string(format) + ": invalid UTF-8");
-  for (char32_t c : revsum::fuzz::DecodeUtf8(out)) {
-    const bool bad = (c < 0x20 && c != '\n') || (c >= 0x7F && c <= 0x9F) ||
-                     (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 ||
-                     c == 0x2029 || c == 0x200E || c == 0x200F || c == 0x061C;
-    FUZZ_CHECK(!bad,
-               std::string(format) + ": raw control U+" + std::to_string(c) + " in " + Escape(out));
-  }
-}
-
-// `s` is markdown inline content that opens nothing: see the header comment.
-void CheckMarkdownInline(std::string_view s, const std::string& what) {
-  FUZZ_CHECK(s.empty() || (s.front() != ' ' && s.back() != ' '),
-             what + ": leading or trailing space: " + Escape(s));
-  if (!s.empty()) {
-    FUZZ_CHECK(s.front() != '-' && s.front() != '+' && s.front() != '=',
-               what + ": starts a list item or underline: " + Escape(s));
-  }
-  size_t digits = 0;
-  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') ++digits;
-  if (digits > 0 && digits < s.size()) {
-    FUZZ_CHECK(s[digits] != '.' && s[digits] != ')', what + ": ordered list item: " + Escape(s));
-  }
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '\\') {
-      FUZZ_CHECK(i + 1 < s.size(), what + ": trailing backslash: " + Escape(s));
-      ++i;  // an escaped character is literal
-      continue;
-    }
-    FUZZ_CHECK(std::string_view("`*_[]<>|~#").find(c) == std::string_view::npos,
-               what + ": unescaped '" + std::string(1, c) + "' at " + std::to_string(i) + ": " +
-                   Escape(s));
-    if (c == '&') {
-      size_t j = i + 1;
-      if (j < s.size() && s[j] == '#') ++j;
-      while (j < s.size() && std::isalnum(static_cast<unsigned char>(s[j]))) ++j;
-      if (j > i + 1 && j < s.size() && s[j] == ';') {
-        const std::string_view ref = s.substr(i, j + 1 - i);
-        FUZZ_CHECK(ref == "&lt;" || ref == "&gt;" || ref == "&amp;",
-                   what + ": character reference " + std::string(ref) + ": " + Escape(s));
-      }
-    }
-  }
-}
 
 std::string Export(revsum::ReviewStore& store, revsum::ExportFormat format) {
   revsum::ExportOptions options;

@@ -30,6 +30,8 @@ namespace {
 
 using revsum::fuzz::Escape;
 using revsum::fuzz::IsValidUtf8;
+using revsum::fuzz::RemoveTempDir;
+using revsum::fuzz::TempDir;
 
 const char* const kSentences[][3] = {
     // product, review id, sentence
@@ -40,16 +42,6 @@ const char* const kSentences[][3] = {
     {"B00Y", "r5", "东西不错,性价比高 👍"},
     {"B00Y", "r6", "Great value — 质量很好 and fast delivery."},
 };
-
-std::filesystem::path& TempDir() {
-  static std::filesystem::path dir;
-  return dir;
-}
-
-void RemoveTempDir() {
-  std::error_code ignored;
-  if (!TempDir().empty()) std::filesystem::remove_all(TempDir(), ignored);
-}
 
 std::unique_ptr<revsum::ReviewStore> MakeStore() {
   std::string pattern = (std::filesystem::temp_directory_path() / "revsum-fuzz-store-XXXXXX");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -134,6 +135,17 @@ inline std::string Escape(std::string_view s, size_t limit = 400) {
   }
   if (s.size() > limit) out += "...";
   return out;
+}
+
+// A target's scratch directory (set once, on its first input) and its removal at exit
+// (std::atexit(RemoveTempDir)).
+inline std::filesystem::path& TempDir() {
+  static std::filesystem::path dir;
+  return dir;
+}
+inline void RemoveTempDir() {
+  std::error_code ignored;
+  if (!TempDir().empty()) std::filesystem::remove_all(TempDir(), ignored);
 }
 
 }  // namespace revsum::fuzz
