@@ -1,7 +1,6 @@
 // Support and polarity of points on generated dumps with planted opinions (bench/gen_planted.py):
 // the reported share of each planted opinion must be within 5 points of the truth and its
 // polarity right. Prints, per language, the planted and reported shares and a threshold sweep.
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -13,13 +12,8 @@
 #include <simdjson.h>
 
 #include "revsum/ingest.h"
-#include "revsum/points.h"
 #include "revsum/run.h"
-#include "revsum/select.h"
 #include "revsum/store.h"
-#include "revsum/summarize.h"
-#include "revsum/text.h"
-#include "revsum/use_lite.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -170,66 +164,6 @@ TEST(PointsQuality, SmallProductPointsSayOneThing) {
     fast = fast || thing == "fast";
   }
   EXPECT_TRUE(fast) << "no point says that it boils fast";
-}
-
-// Cost: computing the points of a product scope takes at most half the time of summarising it
-// (embedding, scoring, selecting), so summarising with points is at most 1.5x without. Measured
-// per product scope as SummarizeStore runs them (same embedder choice, seeds and point options as
-// ProductPoints in src/pipeline/run.cc); the store's reads and writes, which points do not add to,
-// are left out of the denominator, so the bound is conservative.
-TEST(PointsQuality, PointsCostAtMostHalfOfSummarising) {
-  using Clock = std::chrono::steady_clock;
-  testing::TempDir dir;
-  const std::string cmd = "python3 \"" REVSUM_SOURCE_DIR "/bench/gen_planted.py\" \"" +
-                          dir.path().string() +
-                          "\" --lang both --products 2 --reviews 600 > /dev/null";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  auto store = ReviewStore::Open(dir / "c.db");
-  IngestFile(*store, dir / "planted_en.jsonl", {});
-  IngestFile(*store, dir / "planted_zh.jsonl", {});
-  const RunOptions run;
-  const SeedSet seeds =
-      run.summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(run.summarize.seeds_path);
-  const SeedSet cjk_seeds = run.cjk_seeds_path.empty() ? seeds : LoadSeeds(run.cjk_seeds_path);
-  const PolarityLexicon lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
-  const std::shared_ptr<const FragmentRule> fragments = DefaultFragmentRule();
-  EmbedderPool pool(run.embedder, run.use_lite);
-  double summarise_s = 0, points_s = 0;
-  for (const std::string& product : store->Products()) {
-    const std::vector<StoredReview> reviews = store->GetProductReviews(product);
-    std::vector<std::string> texts;
-    PointsInput in;
-    for (size_t r = 0; r < reviews.size(); ++r) {
-      for (const StoredSentence& s : reviews[r].sentences) texts.push_back(s.text);
-      in.review_of.insert(in.review_of.end(), reviews[r].sentences.size(), r);
-      in.ratings.push_back(reviews[r].rating);
-    }
-    std::string joined;
-    for (const std::string& t : texts) joined += t;
-    Embedder& embedder = pool.For(texts);
-    const auto t0 = Clock::now();
-    const ScopeSummary result =
-        SummarizeScope(texts, Scope::kProduct, run.summarize,
-                       CjkFraction(joined) > 0.5 ? cjk_seeds : seeds, embedder);
-    const auto t1 = Clock::now();
-    in.texts = &texts;
-    in.review_count = reviews.size();
-    in.embeddings = &result.embeddings;
-    in.weights = &result.weights;
-    PointsOptions options;
-    if (embedder.name() == "combined") options.cluster_columns = kUseLiteDim;
-    options.is_fragment = [&fragments](std::string_view t) { return fragments->IsFragment(t); };
-    const std::vector<Point> points = ComputePoints(in, lexicon, options);
-    const auto t2 = Clock::now();
-    ASSERT_FALSE(points.empty());
-    summarise_s += std::chrono::duration<double>(t1 - t0).count();
-    points_s += std::chrono::duration<double>(t2 - t1).count();
-    std::cout << product << " (" << texts.size() << " sentences, " << embedder.name()
-              << "): summarise " << std::chrono::duration<double>(t1 - t0).count() << " s, points "
-              << std::chrono::duration<double>(t2 - t1).count() << " s\n";
-  }
-  std::cout << "with points / without: " << (summarise_s + points_s) / summarise_s << "\n";
-  EXPECT_LE(points_s, 0.5 * summarise_s);
 }
 
 }  // namespace
