@@ -80,10 +80,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -136,8 +138,17 @@ class PolarityLexicon {
     int sign = 0;                    // +1, -1, or 0 for a negator
     std::vector<std::string> words;  // ASCII terms: the words
   };
+  // Rebuilds the indexes below after terms were added (Add).
+  void Index();
+
   std::vector<Term> positive_, negative_, negators_;
   std::vector<Term> ascii_terms_, cjk_terms_;  // all terms, longest first
+  // Score looks at a position only the terms that can match there, in the order above (so the
+  // first hit is the same as a scan of all terms): ASCII terms by their first word; other terms
+  // by their first two bytes, and the one-byte ones (last in that order) by their byte.
+  std::unordered_map<std::string, std::vector<uint32_t>> ascii_by_first_word_;
+  std::unordered_map<uint16_t, std::vector<uint32_t>> cjk_by_first_bytes_;
+  std::unordered_map<unsigned char, std::vector<uint32_t>> cjk_one_byte_;
 };
 
 // Sentence vectors learned from the scope's own sentences, for scopes where the sentence

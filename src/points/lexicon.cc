@@ -123,6 +123,12 @@ std::vector<std::string> AsciiWords(std::string_view s) {
   return words;
 }
 
+// The bytes s[i], s[i + 1] as one key (the caller checks i + 2 <= s.size()).
+uint16_t FirstTwoBytes(std::string_view s, size_t i) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(s[i]) << 8 |
+                               static_cast<unsigned char>(s[i + 1]));
+}
+
 std::vector<std::string> SplitWords(const std::string& term) {
   std::vector<std::string> out;
   std::istringstream in(term);
@@ -171,6 +177,24 @@ void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
   };
   std::stable_sort(ascii_terms_.begin(), ascii_terms_.end(), longest_first);
   std::stable_sort(cjk_terms_.begin(), cjk_terms_.end(), longest_first);
+  Index();
+}
+
+void PolarityLexicon::Index() {
+  ascii_by_first_word_.clear();
+  cjk_by_first_bytes_.clear();
+  cjk_one_byte_.clear();
+  for (uint32_t k = 0; k < ascii_terms_.size(); ++k) {
+    if (!ascii_terms_[k].words.empty()) ascii_by_first_word_[ascii_terms_[k].words[0]].push_back(k);
+  }
+  for (uint32_t k = 0; k < cjk_terms_.size(); ++k) {
+    const std::string& t = cjk_terms_[k].text;
+    if (t.size() >= 2) {
+      cjk_by_first_bytes_[FirstTwoBytes(t, 0)].push_back(k);
+    } else if (t.size() == 1) {
+      cjk_one_byte_[static_cast<unsigned char>(t[0])].push_back(k);
+    }
+  }
 }
 
 PolarityLexicon PolarityLexicon::Load(const std::vector<std::string>& paths) {
@@ -202,13 +226,16 @@ int PolarityLexicon::Score(std::string_view sentence) const {
   for (size_t i = 0; i < words.size();) {
     size_t matched = 0;
     int sign = 0;
-    for (const Term& t : ascii_terms_) {
-      const std::vector<std::string>& tw = t.words;
-      if (tw.empty() || i + tw.size() > words.size()) continue;
-      if (std::equal(tw.begin(), tw.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) {
-        matched = tw.size();
-        sign = t.sign;
-        break;
+    const auto candidates = ascii_by_first_word_.find(words[i]);
+    if (candidates != ascii_by_first_word_.end()) {
+      for (const uint32_t k : candidates->second) {
+        const std::vector<std::string>& tw = ascii_terms_[k].words;
+        if (i + tw.size() > words.size()) continue;
+        if (std::equal(tw.begin(), tw.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) {
+          matched = tw.size();
+          sign = ascii_terms_[k].sign;
+          break;
+        }
       }
     }
     if (matched == 0) {
@@ -231,11 +258,21 @@ int PolarityLexicon::Score(std::string_view sentence) const {
     size_t negator_end = std::string::npos;
     for (size_t i = 0; i < s.size();) {
       const Term* hit = nullptr;
-      for (const Term& t : cjk_terms_) {
-        if (s.compare(i, t.text.size(), t.text) == 0) {
-          hit = &t;
-          break;
+      auto first_hit = [&](const std::vector<uint32_t>& candidates) {
+        for (const uint32_t k : candidates) {
+          if (s.compare(i, cjk_terms_[k].text.size(), cjk_terms_[k].text) == 0) {
+            hit = &cjk_terms_[k];
+            return;
+          }
         }
+      };
+      if (i + 2 <= s.size()) {
+        const auto two = cjk_by_first_bytes_.find(FirstTwoBytes(s, i));
+        if (two != cjk_by_first_bytes_.end()) first_hit(two->second);
+      }
+      if (!hit) {
+        const auto one = cjk_one_byte_.find(static_cast<unsigned char>(s[i]));
+        if (one != cjk_one_byte_.end()) first_hit(one->second);
       }
       if (!hit) {
         const unsigned char c = static_cast<unsigned char>(s[i]);

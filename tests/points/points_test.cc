@@ -44,6 +44,28 @@ TEST(PolarityLexicon, ChineseSubstringsLongestFirstAndNegators) {
   EXPECT_EQ(lex.Score("不差"), 1);
 }
 
+// Score looks only at the terms that can start at a position (by first word, first two bytes or
+// the one byte); these cases need the longest of several terms sharing that start, a term added
+// by a later Add, one-byte terms after longer ones, and text that is not valid UTF-8.
+TEST(PolarityLexicon, TermsSharingAStartKeepLongestFirst) {
+  PolarityLexicon lex;
+  lex.Add(
+      "[positive]\nworks\nworks well enough\n好\n好用\n\xC3\n[negative]\nworks badly\n好用不了\n"
+      "[negator]\nnot\n",
+      "t");
+  EXPECT_EQ(lex.Score("It works badly."), -1);       // two words beat one
+  EXPECT_EQ(lex.Score("It works well enough."), 1);  // three words, not "works" alone
+  EXPECT_EQ(lex.Score("it works well"), 1);          // only "works" fits
+  EXPECT_EQ(lex.Score("好用不了"), -1);              // 4 characters beat 好用 and 好
+  EXPECT_EQ(lex.Score("好用好"), 2);
+  EXPECT_EQ(lex.Score("\xC3\xA9 \xC3"), 2);   // the one-byte term, twice
+  EXPECT_EQ(lex.Score("\xE5\xA5"), 0);        // a cut 好 is no term
+  lex.Add("[negative]\nworks\n好用\n", "u");  // same text, other sign: first listed wins
+  EXPECT_EQ(lex.Score("it works"), 1);
+  lex.Add("[negative]\nworks not at all\n", "v");  // a later, longer term is indexed too
+  EXPECT_EQ(lex.Score("it works not at all"), -1);
+}
+
 TEST(PolarityLexicon, BadListNamesLine) {
   PolarityLexicon lex;
   try {
