@@ -114,37 +114,43 @@ Matrix LearnedSentenceVectors(const std::vector<std::string>& texts, const Learn
     }
   }
 
-  // Co-occurrence counts within `window` units, both directions.
-  std::unordered_map<uint64_t, float> pairs;
+  // Co-occurrence counts within `window` units, both directions: one triplet per co-occurrence,
+  // summed by setFromTriplets (a bucket sort by column, linear; a hash map of pairs was half of
+  // this function's time on a 9,000-sentence product). Counts are sums of ones, exact in float.
+  std::vector<Eigen::Triplet<float>> triplets;
   for (size_t i = 0; i < n; i += stride) {
     const std::vector<int32_t>& s = seq[i];
     for (size_t a = 0; a < s.size(); ++a) {
       for (size_t b = a + 1; b < s.size() && b <= a + static_cast<size_t>(o.window); ++b) {
         if (s[a] == s[b]) continue;
-        pairs[(static_cast<uint64_t>(s[a]) << 32) | static_cast<uint32_t>(s[b])] += 1;
-        pairs[(static_cast<uint64_t>(s[b]) << 32) | static_cast<uint32_t>(s[a])] += 1;
+        triplets.emplace_back(s[a], s[b], 1.0f);
+        triplets.emplace_back(s[b], s[a], 1.0f);
       }
     }
   }
+  Eigen::SparseMatrix<float> M(V, V);
+  M.setFromTriplets(triplets.begin(), triplets.end());
+  triplets = {};
   // PPMI with context-distribution smoothing (Levy, Goldberg & Dagan 2015, TACL 3: cds = 0.75).
   Eigen::VectorXd row = Eigen::VectorXd::Zero(V);
   double sum = 0;
-  for (const auto& [key, c] : pairs) {
-    row(static_cast<Eigen::Index>(key >> 32)) += c;
-    sum += c;
+  for (Eigen::Index col = 0; col < M.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<float>::InnerIterator it(M, col); it; ++it) {
+      row(it.row()) += it.value();
+      sum += it.value();
+    }
   }
   if (sum == 0) return out;
   Eigen::VectorXd ctx = row.array().pow(o.smoothing);
   const double ctx_sum = ctx.sum();
-  std::vector<Eigen::Triplet<float>> triplets;
-  for (const auto& [key, c] : pairs) {
-    const Eigen::Index a = static_cast<Eigen::Index>(key >> 32);
-    const Eigen::Index b = static_cast<Eigen::Index>(key & 0xffffffffu);
-    const double pmi = std::log((c / sum) / ((row(a) / sum) * (ctx(b) / ctx_sum)));
-    if (pmi > 0) triplets.emplace_back(a, b, static_cast<float>(pmi));
+  for (Eigen::Index col = 0; col < M.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<float>::InnerIterator it(M, col); it; ++it) {
+      const double c = it.value();
+      const double pmi = std::log((c / sum) / ((row(it.row()) / sum) * (ctx(col) / ctx_sum)));
+      it.valueRef() = pmi > 0 ? static_cast<float>(pmi) : 0.0f;
+    }
   }
-  Eigen::SparseMatrix<float> M(V, V);
-  M.setFromTriplets(triplets.begin(), triplets.end());
+  M.prune(0.0f, 0.0f);  // keeps the positive values (|v| > 0), drops the rest
 
   // Truncated SVD by random projection with two power iterations (Halko, Martinsson & Tropp
   // 2011, Algorithm 4.4); fixed seed: deterministic.
