@@ -80,12 +80,22 @@ class LexicalEmbedder : public Embedder {
   LexicalOptions options_;
   std::unique_ptr<WordSegmenter> words_;  // ICU state; used by the const Features
   std::unordered_map<std::string, uint32_t> corpus_df_;
-  // The features of the last Embed batch's final kTailCache sentences, by text. SummarizeScope
+  // One distinct feature of a sentence: how often it occurs there and its hash (column and sign).
+  struct TermCount {
+    std::string feature;
+    uint32_t count = 0;
+    uint64_t hash = 0;
+  };
+  // A sentence's distinct features, in the order Embed has always summed them (the iteration
+  // order of an unordered_map filled with its features in order; float sums of colliding columns
+  // depend on it, so the vectors stay the same bit for bit).
+  std::vector<TermCount> Terms(std::string_view sentence) const;
+  // The terms of the last Embed batch's final kTailCache sentences, by text. SummarizeScope
   // appends the same seed sentences (78 in English) to every scope's batch, and most scopes
   // are smaller than that (bench/gen_reviews.py: about six sentences a product), so without this
-  // most of the work went into the seeds' features.
+  // most of the work went into the seeds' features and counts.
   static constexpr size_t kTailCache = 1024;
-  std::unordered_map<std::string, std::vector<std::string>> tail_features_;
+  std::unordered_map<std::string, std::vector<TermCount>> tail_terms_;
   uint64_t corpus_docs_ = 0;  // 0: IDF fitted per batch
 };
 

@@ -145,39 +145,47 @@ void LexicalEmbedder::ClearIdf() {
   corpus_docs_ = 0;
 }
 
+std::vector<LexicalEmbedder::TermCount> LexicalEmbedder::Terms(std::string_view sentence) const {
+  std::unordered_map<std::string, uint32_t> tf;
+  for (std::string& f : Features(sentence)) ++tf[std::move(f)];
+  std::vector<TermCount> terms;
+  terms.reserve(tf.size());
+  for (auto& [feature, count] : tf) {
+    terms.push_back({feature, count, Fnv1a(feature, options_.seed)});
+  }
+  return terms;
+}
+
 Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
   const Eigen::Index n = static_cast<Eigen::Index>(sentences.size());
-  // Term frequencies per sentence. The features of the batch's last kTailCache sentences are kept
-  // for the next batch (see tail_features_); a sentence's features depend on its text alone.
-  std::vector<std::unordered_map<std::string, uint32_t>> tf(sentences.size());
-  std::unordered_map<std::string, std::vector<std::string>> next_tail;
+  // Term counts per sentence. Those of the batch's last kTailCache sentences are kept for the next
+  // batch (see tail_terms_); a sentence's terms depend on its text alone. `previous` holds the
+  // last batch's until this one is done, since `terms` may point into it.
+  std::unordered_map<std::string, std::vector<TermCount>> previous = std::move(tail_terms_);
+  std::unordered_map<std::string, std::vector<TermCount>> next_tail;
+  std::vector<std::vector<TermCount>> fresh;
+  fresh.reserve(sentences.size());  // `terms` points into it: no reallocation
+  std::vector<const std::vector<TermCount>*> terms(sentences.size());
   const size_t tail_from = sentences.size() > kTailCache ? sentences.size() - kTailCache : 0;
   for (size_t i = 0; i < sentences.size(); ++i) {
-    const std::vector<std::string>* features = nullptr;
-    std::vector<std::string> computed;
     if (const auto kept = next_tail.find(sentences[i]); kept != next_tail.end()) {
-      features = &kept->second;
-    } else if (auto old = tail_features_.find(sentences[i]); old != tail_features_.end()) {
-      if (i >= tail_from) {
-        features = &next_tail.insert(tail_features_.extract(old)).position->second;
-      } else {
-        features = &old->second;
-      }
+      terms[i] = &kept->second;
+    } else if (auto old = previous.find(sentences[i]); old != previous.end()) {
+      // Extracting keeps the node where it is, so earlier pointers to it stay valid.
+      terms[i] =
+          i >= tail_from ? &next_tail.insert(previous.extract(old)).position->second : &old->second;
+    } else if (i >= tail_from) {
+      terms[i] = &next_tail.emplace(sentences[i], Terms(sentences[i])).first->second;
     } else {
-      computed = Features(sentences[i]);
-      features = i >= tail_from
-                     ? &next_tail.emplace(sentences[i], std::move(computed)).first->second
-                     : &computed;
+      terms[i] = &fresh.emplace_back(Terms(sentences[i]));
     }
-    for (const std::string& f : *features) ++tf[i][f];
   }
-  tail_features_ = std::move(next_tail);
-  // Document frequencies: the batch (keys view the tf maps' keys, which stay put), or the fixed
+  // Document frequencies: the batch (keys view the terms' features, which stay put), or the fixed
   // corpus.
   std::unordered_map<std::string_view, uint32_t> batch_df;
   if (corpus_docs_ == 0) {
-    for (const auto& counts : tf) {
-      for (const auto& [feature, count] : counts) ++batch_df[feature];
+    for (const std::vector<TermCount>* counts : terms) {
+      for (const TermCount& t : *counts) ++batch_df[t.feature];
     }
   }
   auto document_frequency = [&](const std::string& feature) -> double {
@@ -193,12 +201,12 @@ Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
 
   Matrix E = Matrix::Zero(n, options_.dim);
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (const auto& [feature, count] : tf[static_cast<size_t>(i)]) {
-      const double d = document_frequency(feature);
+    for (const TermCount& term : *terms[static_cast<size_t>(i)]) {
+      const double d = document_frequency(term.feature);
       const double idf = std::log((1.0 + docs) / (1.0 + d)) + 1.0;
-      const double t = options_.sublinear_tf ? 1.0 + std::log(static_cast<double>(count))
-                                             : static_cast<double>(count);
-      const uint64_t h = Fnv1a(feature, options_.seed);
+      const double t = options_.sublinear_tf ? 1.0 + std::log(static_cast<double>(term.count))
+                                             : static_cast<double>(term.count);
+      const uint64_t h = term.hash;
       const Eigen::Index column =
           static_cast<Eigen::Index>(h % static_cast<uint64_t>(options_.dim));
       const float sign = (h >> 63) ? -1.f : 1.f;
@@ -207,6 +215,7 @@ Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
     const float norm = E.row(i).norm();
     if (norm > 0.f) E.row(i) /= norm;
   }
+  tail_terms_ = std::move(next_tail);
   return E;
 }
 
