@@ -44,7 +44,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records

@@ -359,6 +359,56 @@ TEST_F(IntegrityTest, MigratesASchema3StoreKeepingEverything) {
       << "a migrated review is recognised by its new identity";
 }
 
+// Schema 7 moved scores from a WITHOUT ROWID table to a rowid table with the same unique key:
+// every row of every run is kept, the key still refuses a second row (and INSERT OR REPLACE
+// replaces it), and the views that read scores still work.
+TEST_F(IntegrityTest, MigratesScoresToAnAppendOrderTableKeepingEveryRow) {
+  {
+    sqlite3* db;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    store_internal::RegisterStoreFunctions(db);
+    ASSERT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
+    store_internal::Migrate(db, 6);
+    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    const char* sql = R"sql(
+      INSERT INTO sources(id, path, format) VALUES (1, 'a.jsonl', 'jsonl');
+      INSERT INTO products(id, key) VALUES (1, 'B1');
+      INSERT INTO reviews(id, source_id, line, product_id, text, content_hash)
+        VALUES (1, 1, 1, 1, 'Good. Bad.', 11);
+      INSERT INTO sentences(id, review_id, idx, begin, end, text)
+        VALUES (1, 1, 0, 0, 5, 'Good.'), (2, 1, 1, 6, 10, 'Bad.');
+      INSERT INTO runs(id, key, params, embedder, heads, started_at, finished_at)
+        VALUES (1, 'k1', '{}', 'lexical', 'a', 't', 't'), (2, 'k2', '{}', 'lexical', 'a', 't', 't');
+      INSERT INTO scores VALUES (2, 'product', 2, 0.75, '[0.5]'), (1, 'product', 1, 0.25, '[1]'),
+        (1, 'product', 2, 0.75, '[0]'), (2, 'review', 1, 1.0, '[0.25]');
+    )sql";
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  auto store = ReviewStore::Open(path_);
+  EXPECT_EQ(Query("SELECT group_concat(run_id || scope || sentence_id || '=' || weight || "
+                  "head_weights, ' ') FROM (SELECT * FROM scores ORDER BY 1, 2, 3)"),
+            "1product1=0.25[1] 1product2=0.75[0] 2product2=0.75[0.5] 2review1=1.0[0.25]");
+  EXPECT_EQ(Query("SELECT instr(upper(sql), 'WITHOUT ROWID') FROM sqlite_schema "
+                  "WHERE name = 'scores'"),
+            "0");
+  EXPECT_EQ(Query("SELECT count(*) FROM sentence_scores"), "4");
+  EXPECT_EQ(Query("SELECT group_concat(head || '=' || weight, ' ') FROM sentence_head_weights "
+                  "WHERE run_id = 2 AND scope = 'review'"),
+            "a=0.25");
+  sqlite3* db;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  EXPECT_NE(sqlite3_exec(db, "INSERT INTO scores VALUES (1, 'product', 1, 0.5, '[2]')", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK)
+      << "the key still refuses a second row";
+  EXPECT_EQ(sqlite3_exec(db, "INSERT OR REPLACE INTO scores VALUES (1, 'product', 1, 0.5, '[2]')",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  EXPECT_EQ(Query("SELECT count(*) || ':' || sum(weight) FROM scores WHERE run_id = 1"), "2:1.25");
+}
+
 TEST_F(IntegrityTest, AWalStoreInAReadOnlyFolderCanStillBeRead) {
   const fs::path folder = dir_ / "readonly";
   fs::create_directories(folder);
