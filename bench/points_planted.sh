@@ -10,7 +10,7 @@
 #
 # Usage: bench/points_planted.sh [SEEDS...]   (default: 7 3 11); REVSUM=path/to/revsum to override;
 # REVIEWS (default 200) and PRODUCTS (default 2) set the shape, e.g. REVIEWS=5000 PRODUCTS=1 for big
-# products.
+# products; LANGS="zh" (default "en zh") runs one language.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 revsum=${REVSUM:-$here/build/revsum}
@@ -20,7 +20,7 @@ products=${PRODUCTS:-2}
 [ ${#seeds[@]} -gt 0 ] || seeds=(7 3 11)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for lang in en zh; do
+for lang in ${LANGS:-en zh}; do
   for words in "" --heldout; do
     for rated in "" --no-ratings; do
       ok=0
