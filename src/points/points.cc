@@ -175,7 +175,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   const float centre = small ? std::max(o.centre, o.small_scope_centre) : o.centre;
   // Few rows in a wide space: the same dot products in n dimensions (RowSpaceCoordinates). It pays
   // while n x n x d (the Gram matrix) is below the 3 x n x K x d of leaders and two refinement
-  // rounds, and the n^3 eigensolver stays small. The scorer's S S^T (Weights::gram) gives that
+  // rounds, and the n^2 r factorisation stays small. The scorer's S S^T (Weights::gram) gives that
   // Gram matrix without touching the d columns at all.
   const Eigen::Index width = learned ? o.learned.dimensions
                              : o.cluster_columns <= 0

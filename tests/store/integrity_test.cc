@@ -47,6 +47,21 @@ class IntegrityTest : public ::testing::Test {
   static std::vector<Sentence> OneSentence(const std::string& text) {
     return {Sentence{0, 0, static_cast<int32_t>(text.size()), text}};
   }
+  // A plain connection to path_ with the schema created up to `version` (an older store to
+  // migrate); nullptr (and a failed expectation) when it cannot be made.
+  sqlite3* OpenAtSchema(int version) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    store_internal::RegisterStoreFunctions(db);
+    EXPECT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
+    store_internal::Migrate(db, version);
+    if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+      ADD_FAILURE() << "schema " << version << ": " << sqlite3_errmsg(db);
+      sqlite3_close(db);
+      return nullptr;
+    }
+    return db;
+  }
   // The first column of the first row of `sql` on a fresh plain connection, as text.
   std::string Query(const std::string& sql) {
     sqlite3* db;
@@ -320,12 +335,8 @@ TEST_F(IntegrityTest, TheWalStaysBoundedWhileAReaderHoldsASnapshotForAWhile) {
 
 TEST_F(IntegrityTest, MigratesASchema3StoreKeepingEverything) {
   {
-    sqlite3* db;
-    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    store_internal::RegisterStoreFunctions(db);
-    ASSERT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
-    store_internal::Migrate(db, 3);
-    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3* db = OpenAtSchema(3);
+    ASSERT_NE(db, nullptr);
     const float heads[2] = {0.5f, 0.25f};
     const char* sql = R"sql(
       INSERT INTO sources(id, path, format) VALUES (1, 'old.csv', 'csv');
@@ -364,12 +375,8 @@ TEST_F(IntegrityTest, MigratesASchema3StoreKeepingEverything) {
 // replaces it), and the views that read scores still work.
 TEST_F(IntegrityTest, MigratesScoresToAnAppendOrderTableKeepingEveryRow) {
   {
-    sqlite3* db;
-    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    store_internal::RegisterStoreFunctions(db);
-    ASSERT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
-    store_internal::Migrate(db, 6);
-    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3* db = OpenAtSchema(6);
+    ASSERT_NE(db, nullptr);
     const char* sql = R"sql(
       INSERT INTO sources(id, path, format) VALUES (1, 'a.jsonl', 'jsonl');
       INSERT INTO products(id, key) VALUES (1, 'B1');
