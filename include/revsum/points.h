@@ -301,8 +301,9 @@ struct PointsInput {
 // The version of what ComputePoints stores for the same inputs and options; part of every run's
 // key (RunKey), so an incremental run never keeps points an older algorithm made. Raise it with
 // any change that moves a stored point. 2: every sentence may lead (max_scan 0), faces change
-// only when a member is nearer the centroid by more than 1e-4.
-inline constexpr int kPointsVersion = 2;
+// only when a member is nearer the centroid by more than 1e-4. 3: row-space coordinates from a
+// pivoted Cholesky factorisation (a member's stored similarity may differ in the 4th decimal).
+inline constexpr int kPointsVersion = 3;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).
