@@ -8,8 +8,11 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include <Eigen/SparseCore>
 
 #include "revsum/score.h"
 
@@ -34,6 +37,66 @@ Eigen::VectorXf Normalised(const Eigen::VectorXf& v) {
   const float norm = v.norm();
   if (norm <= 0.f) return v;
   return v / norm;
+}
+
+// A scope's rows as a row-major sparse matrix, when at most kSparseShare of the entries are
+// non-zero: the lexical embedder's hashed TF-IDF rows hold about 60 of 4,096, so the heads' dot
+// products and the Gram matrix cost a small fraction of the dense ones. Each product then sums its
+// non-zero terms in column order; the dense kernels sum in SIMD blocks whose size depends on the
+// CPU's caches, so the two paths can differ in the last bits (not in what they select).
+using SparseRows = Eigen::SparseMatrix<float, Eigen::RowMajor, Eigen::Index>;
+constexpr double kSparseShare = 1.0 / 16;
+
+std::optional<SparseRows> SparseView(const Matrix& S) {
+  if (S.size() == 0) return std::nullopt;
+  const auto limit = static_cast<Eigen::Index>(kSparseShare * static_cast<double>(S.size()));
+  SparseRows sparse(S.rows(), S.cols());
+  Eigen::Index stored = 0;
+  // One pass in storage order, skipping 16 zero floats at a time (Eigen's sparseView() checks and
+  // inserts entry by entry and took a tenth of a lexical run).
+  constexpr Eigen::Index kChunk = 16;
+  for (Eigen::Index i = 0; i < S.rows(); ++i) {
+    sparse.startVec(i);
+    const float* row = S.row(i).data();
+    for (Eigen::Index j0 = 0; j0 < S.cols(); j0 += kChunk) {
+      const Eigen::Index j1 = std::min(S.cols(), j0 + kChunk);
+      bool any = false;
+      for (Eigen::Index j = j0; j < j1; ++j) any |= row[j] != 0.f;
+      if (!any) continue;
+      for (Eigen::Index j = j0; j < j1; ++j) {
+        if (row[j] == 0.f) continue;
+        if (++stored > limit) return std::nullopt;
+        sparse.insertBack(i, j) = row[j];
+      }
+    }
+  }
+  sparse.finalize();
+  return sparse;
+}
+
+// Rows rows[0..count) of `sparse`, in that order.
+SparseRows PickRows(const SparseRows& sparse, const Eigen::Index* rows, Eigen::Index count) {
+  SparseRows picked(count, sparse.cols());
+  for (Eigen::Index k = 0; k < count; ++k) {
+    picked.startVec(k);
+    for (SparseRows::InnerIterator it(sparse, rows[k]); it; ++it)
+      picked.insertBack(k, it.col()) = it.value();
+  }
+  picked.finalize();
+  return picked;
+}
+
+// The m x m Gram matrix of the m rows `rows` of S (sparse when S is).
+Matrix RowsGram(const Matrix& S, const std::optional<SparseRows>& sparse,
+                const std::vector<Eigen::Index>& rows) {
+  const auto m = static_cast<Eigen::Index>(rows.size());
+  if (sparse) {
+    const SparseRows X = PickRows(*sparse, rows.data(), m);
+    return X * X.transpose();
+  }
+  Matrix X(m, S.cols());
+  for (Eigen::Index i = 0; i < m; ++i) X.row(i) = S.row(rows[i]);
+  return X * X.transpose();
 }
 
 std::string_view Trim(std::string_view s) {
@@ -73,16 +136,20 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
   const Eigen::Index kBlock = std::clamp<Eigen::Index>((Eigen::Index{1} << 24) / n, 1, 256);
   const float neg_inf = -std::numeric_limits<float>::infinity();
   std::vector<Eigen::Index> rows(kBlock);
+  const std::optional<SparseRows> sparse = SparseView(S);
   Matrix block_queries;
   Matrix logits;
   for (Eigen::Index start = 0; start < voters; start += kBlock) {
     const Eigen::Index count = std::min(kBlock, voters - start);
-    block_queries.resize(count, S.cols());
-    for (Eigen::Index k = 0; k < count; ++k) {
-      rows[k] = static_cast<Eigen::Index>((start + k) * stride);
-      block_queries.row(k) = S.row(rows[k]);
+    for (Eigen::Index k = 0; k < count; ++k) rows[k] = static_cast<Eigen::Index>((start + k) * stride);
+    if (sparse) {
+      logits = PickRows(*sparse, rows.data(), count) * sparse->transpose();
+      logits /= temperature;
+    } else {
+      block_queries.resize(count, S.cols());
+      for (Eigen::Index k = 0; k < count; ++k) block_queries.row(k) = S.row(rows[k]);
+      logits.noalias() = (block_queries * S.transpose()) / temperature;
     }
-    logits.noalias() = (block_queries * S.transpose()) / temperature;
     for (Eigen::Index k = 0; k < count; ++k) {
       logits(k, rows[k]) = neg_inf;      // a sentence does not vote for itself
       SoftmaxInPlace(&logits(k, 0), n);  // row-major: row k is contiguous
@@ -120,9 +187,9 @@ CosineStats PairCosineStats(const Matrix& S, int max_rows) {
   if (n < 2) return CosineStats{};
   const Eigen::Index m = std::min<Eigen::Index>(n, std::max(2, max_rows));
   const double stride = static_cast<double>(n) / m;
-  Matrix X(m, S.cols());
-  for (Eigen::Index i = 0; i < m; ++i) X.row(i) = S.row(static_cast<Eigen::Index>(i * stride));
-  return GramCosineStats(X * X.transpose());
+  std::vector<Eigen::Index> rows(static_cast<size_t>(m));
+  for (Eigen::Index i = 0; i < m; ++i) rows[i] = static_cast<Eigen::Index>(i * stride);
+  return GramCosineStats(RowsGram(S, SparseView(S), rows));
 }
 
 CosineStats GramCosineStats(const Matrix& gram) {
@@ -179,11 +246,13 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
   Weights w;
   const Eigen::Index n = S.rows();
   const bool standardise = options_.standardise;
+  const std::optional<SparseRows> sparse = SparseView(S);
   // One overall head: softmax over cosines to the normalised query, at the fixed temperature or
   // standardised by the spread of those cosines.
   auto overall = [&](const Eigen::VectorXf& query) -> Eigen::VectorXf {
     if (n == 0) return Eigen::VectorXf();
-    Eigen::VectorXf logits = S * Normalised(query);
+    const Eigen::VectorXf unit = Normalised(query);
+    Eigen::VectorXf logits = sparse ? Eigen::VectorXf(*sparse * unit) : Eigen::VectorXf(S * unit);
     const float t = standardise ? options_.z_temperature * std::max(StdDev(logits), kMinSpread)
                                 : options_.temperature;
     logits /= t;
@@ -226,7 +295,13 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
     // A small product multiplies S S^T once: its statistics, its consensus votes and (through
     // Weights::gram) the later stages read it. The product is the one PairCosineStats and
     // ConsensusAttention's single block would compute, so the weights are the same bits.
-    if (n <= kSharedGramRows && n <= options_.max_exact_consensus) w.gram = S * S.transpose();
+    if (n <= kSharedGramRows && n <= options_.max_exact_consensus) {
+      if (sparse) {
+        w.gram = *sparse * sparse->transpose();
+      } else {
+        w.gram = S * S.transpose();
+      }
+    }
     const float t =
         standardise
             ? options_.z_temperature *

@@ -260,7 +260,11 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     }
     used += added;
     chosen.push_back({best, added, false, texts[best]});
-    Eigen::VectorXf sims = embeddings * embeddings.row(static_cast<Eigen::Index>(best)).transpose();
+    // The scorer's Gram matrix holds these cosines already (symmetric: its row is the column).
+    Eigen::VectorXf sims =
+        have_gram ? Eigen::VectorXf(gram->row(static_cast<Eigen::Index>(best)).transpose())
+                  : Eigen::VectorXf(embeddings *
+                                    embeddings.row(static_cast<Eigen::Index>(best)).transpose());
     if (options_.relative_similarity) sims = (sims.array() - mu) / (1.f - mu);
     for (size_t i = 0; i < n; ++i)
       max_sim[i] = std::max(max_sim[i], sims(static_cast<Eigen::Index>(i)));
