@@ -1,6 +1,7 @@
-// Throughput of the text stage: SentenceSegmenter::Split and WordSegmenter on English and Chinese
-// review text generated here (deterministic), and on real Chinese reviews from ../shared when
-// present. Reports bytes/s (MB/s) and sentences/s.
+// Throughput of the text stage: SentenceSegmenter::Split, WordSegmenter and the fragment rule
+// (FragmentRule::Classify with the shipped lexicons) on English and Chinese review text generated
+// here (deterministic), and on real Chinese reviews from ../shared when present. Reports bytes/s
+// (MB/s) and sentences/s.
 //
 //   build-x/text_bench --benchmark_min_time=1s
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "revsum/fragment.h"
 #include "revsum/text.h"
 
 namespace {
@@ -147,6 +149,43 @@ void BM_WordsChinese(benchmark::State& state) {
   RunWords(state, reviews);
 }
 BENCHMARK(BM_WordsChinese)->Unit(benchmark::kMillisecond);
+
+// Every sentence of the reviews through the fragment rule, as the selector does for each scope.
+void RunClassify(benchmark::State& state, const std::vector<std::string>& reviews) {
+  const revsum::FragmentRule rule(revsum::LoadFragmentLexicon(
+      {std::string(REVSUM_SOURCE_DIR) + "/models/fragments/en.txt",
+       std::string(REVSUM_SOURCE_DIR) + "/models/fragments/zh.txt"}));
+  revsum::SentenceSegmenter segmenter;
+  std::vector<std::string> sentences;
+  size_t bytes = 0;
+  for (const auto& r : reviews) {
+    for (auto& s : segmenter.Split(r)) {
+      bytes += s.text.size();
+      sentences.push_back(std::move(s.text));
+    }
+  }
+  int64_t fragments = 0;
+  for (auto _ : state) {
+    for (const auto& s : sentences)
+      fragments += rule.Classify(s) != revsum::FragmentReason::kNone ? 1 : 0;
+  }
+  benchmark::DoNotOptimize(fragments);
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes));
+  state.counters["sentences/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * sentences.size()), benchmark::Counter::kIsRate);
+}
+
+void BM_ClassifyEnglish(benchmark::State& state) {
+  static const auto reviews = MakeReviews(kEnglish, true, 1000);
+  RunClassify(state, reviews);
+}
+BENCHMARK(BM_ClassifyEnglish)->Unit(benchmark::kMillisecond);
+
+void BM_ClassifyChinese(benchmark::State& state) {
+  static const auto reviews = MakeReviews(kChinese, false, 1000);
+  RunClassify(state, reviews);
+}
+BENCHMARK(BM_ClassifyChinese)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

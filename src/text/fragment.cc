@@ -4,6 +4,7 @@
 #include <unicode/uchar.h>
 
 #include <algorithm>
+#include <bitset>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -145,6 +146,13 @@ std::vector<std::u32string> Prepare(const std::vector<std::string>& entries) {
 struct FragmentRule::Compiled {
   std::vector<std::u32string> noise, filler, lead, anaphor, subordinate, evaluative, rating_verb,
       rating_unit, clause_end, not_clause_end, duration_verb, duration_unit;
+  // The characters a noise term can start with: ASCII ones as bits, the others sorted.
+  std::bitset<128> noise_first_ascii;
+  std::vector<char32_t> noise_first_other;
+  bool NoiseCanStartWith(char32_t ch) const {
+    return ch < 128 ? noise_first_ascii.test(ch)
+                    : std::binary_search(noise_first_other.begin(), noise_first_other.end(), ch);
+  }
 };
 
 std::string_view FragmentReasonName(FragmentReason reason) {
@@ -227,8 +235,15 @@ FragmentRule::FragmentRule(FragmentLexicon lexicon) : lexicon_(std::move(lexicon
   for (const std::string& e : lexicon_.noise) {
     std::u32string d = DecodeUtf8(e);
     for (char32_t& ch : d) ch = Lower(ch);
-    if (!d.empty()) c->noise.push_back(std::move(d));
+    if (d.empty()) continue;
+    if (d[0] < 128) {
+      c->noise_first_ascii.set(d[0]);
+    } else {
+      c->noise_first_other.push_back(d[0]);
+    }
+    c->noise.push_back(std::move(d));
   }
+  std::sort(c->noise_first_other.begin(), c->noise_first_other.end());
   c->filler = Prepare(lexicon_.filler);
   for (std::u32string& f : c->filler) f = WithoutSpaces(f);
   c->lead = Prepare(lexicon_.lead);
@@ -252,9 +267,13 @@ FragmentReason FragmentRule::Classify(std::string_view sentence) const {
   std::u32string lower = raw;
   for (char32_t& ch : lower) ch = Lower(ch);
 
-  // 1. Noise.
-  for (const std::u32string& n : c.noise) {
-    if (lower.find(n) != std::u32string::npos) return FragmentReason::kNoise;
+  // 1. Noise: one pass over the text, trying the terms only where one can start.
+  for (size_t i = 0; i < lower.size(); ++i) {
+    if (!c.NoiseCanStartWith(lower[i])) continue;
+    const std::u32string_view at = std::u32string_view(lower).substr(i);
+    for (const std::u32string& n : c.noise) {
+      if (at.starts_with(n)) return FragmentReason::kNoise;
+    }
   }
   for (size_t i = 0; i + 1 < raw.size(); ++i) {
     if (raw[i] == '@' && IsWordChar(raw[i + 1])) return FragmentReason::kNoise;

@@ -30,6 +30,21 @@ TEST(FragmentRule, NoiseIsAFragment) {
   EXPECT_EQ(Why("The &quot;pro&quot; model is better"), "noise");
 }
 
+// Noise terms are tried only where their first character occurs (ASCII and not), anywhere in the
+// sentence, after lowercasing; a term cut off by the end of the sentence does not match.
+TEST(FragmentRule, NoiseTermsMatchAnywhereWhateverTheirFirstCharacter) {
+  FragmentLexicon lexicon;
+  ParseFragmentLexicon("[noise]\n★★\nhttp\n&gt;\n", "test", &lexicon);
+  const FragmentRule rule(std::move(lexicon));
+  auto why = [&](std::string_view s) { return std::string(FragmentReasonName(rule.Classify(s))); };
+  EXPECT_EQ(why("评分★★质量很好的产品"), "noise");
+  EXPECT_EQ(why("质量很好的产品★★"), "noise");
+  EXPECT_EQ(why("Visit HTTP now for the details"), "noise");
+  EXPECT_EQ(why("Five stars &gt; four stars, clearly"), "noise");
+  EXPECT_EQ(why("Five stars, a lot more than four &gt"), "none");
+  EXPECT_EQ(why("质量很好的产品★值得"), "none");
+}
+
 TEST(FragmentRule, TooShortToStandAlone) {
   EXPECT_EQ(Why("很好"), "too_short");
   EXPECT_EQ(Why("不错!"), "too_short");
