@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -60,9 +62,15 @@ std::optional<SparseRows> SparseView(const Matrix& S) {
     const float* row = S.row(i).data();
     for (Eigen::Index j0 = 0; j0 < S.cols(); j0 += kChunk) {
       const Eigen::Index j1 = std::min(S.cols(), j0 + kChunk);
-      bool any = false;
-      for (Eigen::Index j = j0; j < j1; ++j) any |= row[j] != 0.f;
-      if (!any) continue;
+      if (j1 - j0 == kChunk) {
+        // The bits of 16 floats OR-ed without their sign bits (so -0 counts as zero): integer
+        // arithmetic the compiler vectorises, where a float compare per entry is scalar.
+        uint32_t bits[kChunk];
+        std::memcpy(bits, row + j0, sizeof bits);
+        uint32_t any = 0;
+        for (uint32_t b : bits) any |= b << 1;
+        if (any == 0) continue;
+      }
       for (Eigen::Index j = j0; j < j1; ++j) {
         if (row[j] == 0.f) continue;
         if (++stored > limit) return std::nullopt;
