@@ -102,6 +102,10 @@ struct SegmentOptions {
 //     directly: "行李员MR.KEN很热情" (the ASCII tail "MR" is looked up, or any upper-case run of at
 //     most 3 letters before '.' + upper-case letter);
 //   - "vs." does not end a sentence, whatever follows ("boots vs. $ 125. 00");
+//   - the number of an inline Chinese list item (1-2 digits and '.' before CJK text, after a
+//     sentence end, ':' or the text's start) starts the item's sentence: "别致.3.显示屏超大" ->
+//     "别致." + "3.显示屏超大", not "别致.3." + "显示屏超大"; decimals ("3.5元") and versions
+//     ("2.0.很好用") are not items;
 //   - a number, '.', a space, 1-2 digits and an inch mark ('', ", ″, ”, "inch") is one size, not a
 //     sentence end: "I have a 15. 4 '' screen";
 //   - no break inside a URL or e-mail address ("https://x.org/a?b=c");

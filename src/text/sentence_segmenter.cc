@@ -166,9 +166,14 @@ class LineSplitter {
             std::all_of(t_.begin() + k, t_.begin() + r, [](char32_t d) { return d == '.'; });
         if (k > begin_ && IsOpening(t_[k - 1])) {
           // "“...让我回忆": an ellipsis opening a quotation is not a sentence end
+        } else if (k > begin_ && InlineListNumberAt(r) && (IsCjk(t_[k - 1]) || IsLetter(t_[k - 1]))) {
+          // "别致.3.显示屏超大": the item number starts the next sentence
+          mark(r);
         } else if (r < end_ && IsLetter(t_[r])) {
           // "great.love it", "不错.物流很快", "so good...love it"; not "a.php?id=3"
-          if ((!single_dot || DotMayEndSentence(k)) && !IsUrlLike(TokenAround(k))) mark(r);
+          if ((!single_dot || (DotMayEndSentence(k) && !IsListItemDot(k))) &&
+              !IsUrlLike(TokenAround(k)))
+            mark(r);
         } else if (dots_only && r + 1 < end_ && t_[r] == ' ' && IsLower(t_[r + 1])) {
           // "works well. love it": UAX #29 never breaks before a lower-case word after '.'
           if (!single_dot || DotMayEndSentence(k)) mark(r + 1);
@@ -195,6 +200,30 @@ class LineSplitter {
         ++k;
       }
     }
+  }
+
+  // True when t[p..] is an item number of an inline Chinese list: 1-2 digits, '.', optional
+  // spaces, then a CJK character ("3.显示屏超大" in "别致.3.显示屏超大").
+  bool InlineListNumberAt(size_t p) const {
+    size_t q = p;
+    while (q < end_ && IsDigit(t_[q]) && q - p < 3) ++q;
+    if (q == p || q - p > 2 || q >= end_ || t_[q] != '.') return false;
+    ++q;
+    while (q < end_ && t_[q] == ' ') ++q;
+    return q < end_ && IsCjk(t_[q]);
+  }
+
+  // True when t[dot] is the '.' of an inline list item's number that starts a sentence: after
+  // the text's start, a terminator or ':' ("。2.待机时间长", "优点:1.外观漂亮").
+  bool IsListItemDot(size_t dot) const {
+    if (t_[dot] != '.') return false;
+    size_t item = dot;
+    while (item > begin_ && dot - item < 3 && IsDigit(t_[item - 1])) --item;
+    if (item == dot) return false;
+    // After a terminator that is not a decimal point ("2.0.很好用" is a version).
+    const bool starts = item == begin_ || ((IsTerminator(t_[item - 1]) || t_[item - 1] == ':') &&
+                                           !(item - 1 > begin_ && IsDigit(t_[item - 2])));
+    return starts && InlineListNumberAt(item);
   }
 
   // True when t[p - 1] is a '.' between a number and "<space><digits> ''" (or ", ″, ”, inch):
@@ -241,6 +270,11 @@ class LineSplitter {
       }
       size_t p = pos;
       while (p > begin_ && t_[p - 1] == ' ') --p;
+      // No break after the number of an inline list item ("。2.待机时间长", "优点:1.外观漂亮").
+      if (p > begin_ && IsListItemDot(p - 1)) {
+        (*is_break)[pos - begin_] = 0;
+        continue;
+      }
       if (IsSplitScreenSize(p)) {
         (*is_break)[pos - begin_] = 0;
         continue;

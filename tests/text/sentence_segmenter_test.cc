@@ -173,6 +173,21 @@ TEST(SentenceSegmenter, DoesNotSplitATitleGluedToChineseText) {
   EXPECT_THAT(Split("Arrived broken.Returned it."), ElementsAre("Arrived broken.", "Returned it."));
 }
 
+TEST(SentenceSegmenter, InlineListNumbersStartTheirItem) {
+  // 手机 of the Chinese shopping dump: the point "...亮度十足.4." (issue 8).
+  EXPECT_THAT(Split("感觉十分别致.3.显示屏超大,亮度十足.4.铃声也是相当大的"),
+              ElementsAre("感觉十分别致.", "3.显示屏超大,亮度十足.", "4.铃声也是相当大的"));
+  EXPECT_THAT(Split("1.机身小巧。2.待机时间长。"), ElementsAre("1.机身小巧。", "2.待机时间长。"));
+  EXPECT_THAT(Split("优点:1. 外观漂亮.12.功能齐全"),
+              ElementsAre("优点:1. 外观漂亮.", "12.功能齐全"));
+  // Not list items: decimals, versions, model numbers, English text.
+  EXPECT_THAT(Split("价格是3.5元,很便宜。"), ElementsAre("价格是3.5元,很便宜。"));
+  EXPECT_THAT(Split("升级到2.0.很好用"), ElementsAre("升级到2.0.", "很好用"));
+  EXPECT_THAT(Split("买了iPhone 4.很好用"), ElementsAre("买了iPhone 4.", "很好用"));
+  EXPECT_THAT(Split("Pros: 1. Great sound. 2. Cheap."),
+              ElementsAre("Pros: 1.", "Great sound.", "2.", "Cheap."));
+}
+
 TEST(SentenceSegmenter, DoesNotSplitATokenisedScreenSize) {
   // OpoSum: the split gave the point "I have a 15." (issue 8).
   EXPECT_THAT(Split("I have a 15. 4 '' Widescreen Dell laptop and it fits."),
