@@ -115,10 +115,12 @@ struct RatingScale {
 RatingScale DetectRatingScale(double lo, double hi, bool labels_only);
 
 // Polarity word lists (models/polarity/<lang>.txt). Format: UTF-8; '#' starts a comment line;
-// sections "[positive]", "[negative]", "[negator]"; one term per line. Terms made of ASCII are
-// matched as lowercase word sequences ("stopped working"); other terms (Chinese) as substrings.
-// Longest match first; a matched term's text is consumed. A negator within 3 words (ASCII) or
-// ending at most 2 characters (CJK) before a term flips its sign.
+// sections "[positive]", "[negative]", "[negator]", "[neutral]"; one term per line. Terms made of
+// ASCII are matched as lowercase word sequences ("stopped working"); other terms (Chinese) as
+// substrings. Longest match first; a matched term's text is consumed. A negator within 3 words
+// (ASCII) or ending at most 2 characters (CJK) before a term flips its sign. A neutral term
+// scores nothing: it is there so that a shorter term does not match inside it (好 in 好多
+// "many", 好像 "seems").
 class PolarityLexicon {
  public:
   // Adds the terms of one list; `origin` names it in errors. Throws std::runtime_error
@@ -136,13 +138,14 @@ class PolarityLexicon {
   struct Term {
     std::string text;  // lowercase
     bool ascii = false;
-    int sign = 0;                    // +1, -1, or 0 for a negator
+    int sign = 0;                    // +1, -1, or 0 for a negator or a neutral term
+    bool negator = false;
     std::vector<std::string> words;  // ASCII terms: the words
   };
   // Rebuilds the indexes below after terms were added (Add).
   void Index();
 
-  std::vector<Term> positive_, negative_, negators_;
+  std::vector<Term> positive_, negative_, negators_, neutral_;
   std::vector<Term> ascii_terms_, cjk_terms_;  // all terms, longest first
   // Score looks at a position only the terms that can match there, in the order above (so the
   // first hit is the same as a scan of all terms): ASCII terms by their first word; other terms

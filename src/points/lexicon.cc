@@ -161,13 +161,15 @@ void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
         section = &negative_, sign = -1;
       } else if (line == "[negator]") {
         section = &negators_, sign = 0;
+      } else if (line == "[neutral]") {
+        section = &neutral_, sign = 0;
       } else {
-        fail("unknown section " + line + " (positive, negative, negator)");
+        fail("unknown section " + line + " (positive, negative, negator, neutral)");
       }
       continue;
     }
     if (!section) fail("term outside a section: " + line);
-    Term t{Lower(line), IsAscii(line), sign, {}};
+    Term t{Lower(line), IsAscii(line), sign, section == &negators_, {}};
     if (t.ascii) t.words = SplitWords(t.text);
     section->push_back(t);
     (t.ascii ? ascii_terms_ : cjk_terms_).push_back(t);
@@ -226,6 +228,7 @@ int PolarityLexicon::Score(std::string_view sentence) const {
   for (size_t i = 0; i < words.size();) {
     size_t matched = 0;
     int sign = 0;
+    bool negator = false;
     const auto candidates = ascii_by_first_word_.find(words[i]);
     if (candidates != ascii_by_first_word_.end()) {
       for (const uint32_t k : candidates->second) {
@@ -234,6 +237,7 @@ int PolarityLexicon::Score(std::string_view sentence) const {
         if (std::equal(tw.begin(), tw.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) {
           matched = tw.size();
           sign = ascii_terms_[k].sign;
+          negator = ascii_terms_[k].negator;
           break;
         }
       }
@@ -242,9 +246,9 @@ int PolarityLexicon::Score(std::string_view sentence) const {
       ++i;
       continue;
     }
-    if (sign == 0) {
+    if (negator) {
       last_negator = i + matched - 1;
-    } else {
+    } else if (sign != 0) {
       const bool negated = last_negator != SIZE_MAX && i - last_negator <= 3;
       score += negated ? -sign : sign;
       last_negator = SIZE_MAX;
@@ -279,9 +283,9 @@ int PolarityLexicon::Score(std::string_view sentence) const {
         i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
         continue;
       }
-      if (hit->sign == 0) {
+      if (hit->negator) {
         negator_end = i + hit->text.size();
-      } else {
+      } else if (hit->sign != 0) {
         const bool negated = negator_end != std::string::npos && i - negator_end <= 6;
         score += negated ? -hit->sign : hit->sign;
         negator_end = std::string::npos;

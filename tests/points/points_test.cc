@@ -77,6 +77,24 @@ TEST(PolarityLexicon, BadListNamesLine) {
   EXPECT_THROW(lex.Add("[happy]\n", "x.txt"), std::runtime_error);
 }
 
+// A neutral term scores nothing and keeps shorter terms from matching inside it; it is not a
+// negator. With the shipped lists: 书籍's top praise point was shown by "...也看了好多本了" (好多
+// "many" scored as 好 "good").
+TEST(PolarityLexicon, NeutralTermsScoreNothingAndHideShorterOnes) {
+  PolarityLexicon lex;
+  lex.Add("[positive]\n好\ngood\n[negative]\n差\n[negator]\n不\n[neutral]\n好多\ngood luck\n",
+          "t");
+  EXPECT_EQ(lex.Score("好多人"), 0);
+  EXPECT_EQ(lex.Score("不好多"), 0);      // not a negated 好
+  EXPECT_EQ(lex.Score("好多不差"), 1);    // the neutral term does not block the negator after it
+  EXPECT_EQ(lex.Score("Good luck with that"), 0);
+  EXPECT_EQ(lex.Score("good value"), 1);
+  const PolarityLexicon shipped = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+  EXPECT_EQ(shipped.Score("这一套书我基本买齐了,也看了好多本了。"), 0);
+  EXPECT_EQ(shipped.Score("好像是二手的"), 0);
+  EXPECT_LT(shipped.Score("质量好差"), 0);
+}
+
 TEST(PolarityLexicon, DefaultListsLoad) {
   const PolarityLexicon lex = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
   EXPECT_FALSE(lex.empty());
