@@ -24,12 +24,23 @@
 //         members) at cosine centroid_threshold or more. Leader clustering alone splits a
 //         paraphrase group whose leader is far from some wordings (planted "battery" 33-36 % for
 //         40 % before);
-//      d. representative: the member nearest the point's centroid that is not a fragment (the
-//         most typical wording; the highest-weight member was often a generic or off-topic one:
-//         "It boils water.", a filler sentence as the face of the planted Chinese "service");
-//         for a praise or complaint point (4), the nearest one whose own sign says it when there
-//         is one. In a small scope (PointsOptions::small_scope_*), members whose cosine to the
-//         representative is below small_scope_member_min_similarity then leave the point.
+//      d. polar split: a point whose leader is unsigned (so members of both signs could join)
+//         and that holds both praise and complaints, each from at least min_support reviews and
+//         the smaller side at least polar_split_share of its signed members, splits into a
+//         praise point, a complaint point and what is left (the members that say neither, with
+//         the old leader): 酒店's "service" point was a 25 % neutral mix of "服务很不错" and
+//         "服务态度很差";
+//      e. representative: the member nearest the point's centroid that is not a fragment and,
+//         when there are at least 5 such members, no longer (in bytes) than their median (the
+//         most typical wording of a typical length; the highest-weight member was often a
+//         generic or off-topic one: "It boils water.", a filler sentence as the face of the
+//         planted Chinese "service"; and the nearest alone was often a long sentence listing
+//         many things, which took a summary's budget by itself); for a praise or complaint point
+//         (4), the same among the members whose own sign says it, when there is one. The point's
+//         text is the representative without the number of a list item it opens
+//         ("2.屏幕颜色过渡柔和", "3、配置"). In a small scope (PointsOptions::small_scope_*), members
+//         whose cosine to the representative is below small_scope_member_min_similarity then
+//         leave the point.
 //      Cosine is taken in the "cluster space":
 //        - a scope whose text is mostly CJK (CjkFraction >= learned_min_cjk): sentence vectors
 //          learned from the scope's own sentences (LearnedSentenceVectors: PPMI + truncated SVD
@@ -255,6 +266,10 @@ struct PointsOptions {
   // service in English; every sentence: all six exact.
   size_t max_scan = 0;
   size_t min_support = 2;
+  // Step 1d: a point led by an unsigned sentence whose members both praise and complain (each
+  // side from at least min_support reviews, the smaller at least this share of the signed
+  // members) splits into praise, complaints and the rest. 0 turns it off.
+  double polar_split_share = 0.2;
   size_t max_points = 12;
   // A sentence that cannot stand alone is never a leader or a representative. Null: none is.
   std::function<bool(std::string_view)> is_fragment;
@@ -279,7 +294,7 @@ struct PointMember {
 
 struct Point {
   size_t representative = 0;  // row of the scope
-  std::string text;
+  std::string text;                  // the representative's text without a list item's number
   std::vector<PointMember> members;  // includes the representative; by decreasing similarity
   size_t support = 0;                // distinct reviews among members
   double share = 0;                  // support / review count
@@ -306,7 +321,8 @@ struct PointsInput {
 // any change that moves a stored point. 2: every sentence may lead (max_scan 0), faces change
 // only when a member is nearer the centroid by more than 1e-4. 3: row-space coordinates from a
 // pivoted Cholesky factorisation (a member's stored similarity may differ in the 4th decimal).
-inline constexpr int kPointsVersion = 3;
+// 4: the polar split (step 1d); faces of a typical length, without a list item's number.
+inline constexpr int kPointsVersion = 4;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

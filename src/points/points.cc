@@ -50,6 +50,11 @@ Matrix ClusterSpace(const Matrix& S, int cols, float centre) {
 constexpr Eigen::Index kMaxRowSpaceRows = 160;
 constexpr float kTypicalTie = 1e-4f;
 
+// A face is no longer than this percentile of its point's member lengths, in points of at least
+// kFaceLengthMinMembers candidates.
+constexpr size_t kFaceLengthPercentile = 50;
+constexpr size_t kFaceLengthMinMembers = 5;
+
 // Coordinates of the rows of X in a space of X.rows() dimensions with the same dot products
 // (up to rounding): every similarity the clustering takes is a dot product of rows or of sums of
 // rows, and those depend only on the Gram matrix G = X X^T, which the rows of any C with
@@ -132,6 +137,26 @@ Eigen::MatrixXd ClusterSpaceGram(const Matrix& G, float centre) {
     }
   }
   return g;
+}
+
+// A sentence without the number of the list item it opens ("2.屏幕颜色过渡柔和", "3、配置两电两充",
+// "1) Great sound"): 1-2 digits and '.', '、' or ')' (ASCII or full-width ）), then spaces, before more
+// text that does not start with a digit ("2.0版本" is not an item).
+std::string WithoutListNumber(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size() && i < 2 && text[i] >= '0' && text[i] <= '9') ++i;
+  if (i == 0) return text;
+  size_t after = i;
+  if (after < text.size() && (text[after] == '.' || text[after] == ')')) {
+    ++after;
+  } else if (text.compare(after, 3, "\xE3\x80\x81") == 0 || text.compare(after, 3, "\xEF\xBC\x89") == 0) {
+    after += 3;  // 、 or ）
+  } else {
+    return text;
+  }
+  while (after < text.size() && text[after] == ' ') ++after;
+  if (after >= text.size() || (text[after] >= '0' && text[after] <= '9')) return text;
+  return text.substr(after);
 }
 
 Polarity Decide(const Point& p, const PointsOptions& o, double rated_share) {
@@ -279,7 +304,9 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   // linked pair first; only the merged point's mean and its linkages change, so each merge
   // recomputes one row of means and one row of linkages (each with the same arithmetic as from
   // scratch: a member sum in member order, the same dot product), not all of them.
-  auto merge = [&] {
+  // signed_only: only points whose leaders both have a sign merge (after the polar split, so its
+  // sides do not fall back into the unsigned point they left).
+  auto merge = [&](bool signed_only) {
     const size_t K = leaders.size();
     Matrix means(static_cast<Eigen::Index>(K), X.cols());
     auto set_mean = [&](size_t k) {
@@ -305,7 +332,8 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       for (size_t a = 0; a < K; ++a) {
         if (!alive[a]) continue;
         for (size_t b = a + 1; b < K; ++b) {
-          if (!alive[b] || sign[leaders[a]] * sign[leaders[b]] < 0) continue;
+          const int signs = sign[leaders[a]] * sign[leaders[b]];
+          if (!alive[b] || signs < 0 || (signed_only && signs == 0)) continue;
           const float sim = linkage(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
           if (sim >= best) {
             best = sim;
@@ -339,9 +367,49 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     centres.row(static_cast<Eigen::Index>(k)) = X.row(leaders[k]);
   assign(threshold);
   for (int round = 0; round < o.refine_rounds; ++round) {
-    merge();
+    merge(false);
     recentre();
     assign(centroid_threshold);
+  }
+  // 1d. A point whose leader says neither praise nor complaint can hold both ("服务员的服务很不错"
+  // and "服务态度很差" about one thing). When each side is said by at least min_support reviews and
+  // the smaller side holds at least polar_split_share of the signed members, the praising and the
+  // complaining members become two points of their own (each led by its highest-weight member)
+  // and the point keeps the members that say neither, so that no side is hidden in a mixed point
+  // the polarity rule can only call neutral, and no unsigned member is counted as a praise.
+  if (o.polar_split_share > 0) {
+    const size_t K = leaders.size();
+    for (size_t k = 0; k < K; ++k) {
+      if (sign[leaders[k]] != 0) continue;
+      std::set<size_t> praising, complaining;
+      size_t positive = 0, negative = 0;
+      for (const PointMember& m : members[k]) {
+        if (sign[m.index] > 0) ++positive, praising.insert(in.review_of[m.index]);
+        if (sign[m.index] < 0) ++negative, complaining.insert(in.review_of[m.index]);
+      }
+      if (praising.size() < o.min_support || complaining.size() < o.min_support ||
+          static_cast<double>(std::min(positive, negative)) <
+              o.polar_split_share * static_cast<double>(positive + negative))
+        continue;
+      for (const int side : {1, -1}) {
+        std::vector<PointMember> said;
+        std::erase_if(members[k], [&](const PointMember& m) {
+          if (sign[m.index] != side) return false;
+          said.push_back(m);
+          return true;
+        });
+        size_t lead = said.front().index;
+        for (const PointMember& m : said) {
+          if (!fragment(m.index) && (fragment(lead) || w.final(m.index) > w.final(lead)))
+            lead = m.index;
+        }
+        leaders.push_back(lead);
+        members.push_back(std::move(said));
+      }
+    }
+    // A split side may say what another point says (a planted battery complaint split off a mixed
+    // point beside the battery complaint point): one more round of merges joins them.
+    if (leaders.size() > K) merge(true);
   }
 
   // Anchored aspect heads and their scope means.
@@ -367,11 +435,27 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     // Nearer by more than rounding: the two members of a two-sentence point are exactly as near
     // its centroid, and the earlier (higher-weight) one stays the face whatever the arithmetic.
     auto nearer = [&](size_t a, size_t b) { return typical(a) > typical(b) + kTypicalTie; };
-    p.representative = leaders[k];
-    for (const PointMember& m : ms) {
-      if (!fragment(m.index) && (fragment(p.representative) || nearer(m.index, p.representative)))
-        p.representative = m.index;
-    }
+    // The face among the members that `can` show it and are no longer than their median (in
+    // bytes): the most typical wording of a typical length. Long sentences that list many things
+    // sit near a broad point's centre and would take a summary's budget alone. None: kNone.
+    constexpr size_t kNone = SIZE_MAX;
+    auto typical_face = [&](const auto& can) {
+      std::vector<size_t> sizes;
+      for (const PointMember& m : ms)
+        if (!fragment(m.index) && can(m.index)) sizes.push_back(texts[m.index].size());
+      if (sizes.empty()) return kNone;
+      const size_t at = (sizes.size() - 1) * kFaceLengthPercentile / 100;
+      std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(at), sizes.end());
+      const size_t cap = sizes.size() >= kFaceLengthMinMembers ? sizes[at] : SIZE_MAX;
+      size_t face = kNone;
+      for (const PointMember& m : ms) {
+        if (fragment(m.index) || !can(m.index) || texts[m.index].size() > cap) continue;
+        if (face == kNone || nearer(m.index, face)) face = m.index;
+      }
+      return face;
+    };
+    p.representative = typical_face([](size_t) { return true; });
+    if (p.representative == kNone) p.representative = leaders[k];  // every member a fragment
     if (member_threshold > 0) {
       const Eigen::RowVectorXf rep = X.row(static_cast<Eigen::Index>(p.representative));
       std::erase_if(ms, [&](const PointMember& m) {
@@ -379,7 +463,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
                X.row(static_cast<Eigen::Index>(m.index)).dot(rep) < member_threshold;
       });
     }
-    p.text = texts[p.representative];
+    p.text = WithoutListNumber(texts[p.representative]);
     std::set<size_t> reviews;
     double wsum = 0, lex = 0, covered = 0, rated = 0, rating = 0;
     for (const PointMember& m : ms) {
@@ -409,14 +493,10 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     // statement when a signed one exists: "价格太高" is not the face of a praise point.
     if (p.polarity == Polarity::kPraise || p.polarity == Polarity::kComplaint) {
       const int want = p.polarity == Polarity::kPraise ? 1 : -1;
-      std::optional<size_t> best;
-      for (const PointMember& m : ms) {
-        if (sign[m.index] == want && !fragment(m.index) && (!best || nearer(m.index, *best)))
-          best = m.index;
-      }
-      if (best && sign[p.representative] != want) {
-        p.representative = *best;
-        p.text = texts[*best];
+      const size_t best = typical_face([&](size_t i) { return sign[i] == want; });
+      if (best != kNone && sign[p.representative] != want) {
+        p.representative = best;
+        p.text = WithoutListNumber(texts[best]);
       }
     }
     // Aspect: lift of each aspect head over the members vs its scope mean (1 / n).

@@ -293,6 +293,80 @@ TEST(ComputePoints, OppositeSignsNeverShareAPoint) {
   EXPECT_EQ(points[1].polarity, Polarity::kComplaint);
 }
 
+// One row direction for every text (cosine 1 between all of them), one review per text unless
+// given, equal weights except a heavier first row.
+PointsInput SameDirection(const std::vector<std::string>& texts, Matrix& S, Weights& w) {
+  const auto n = static_cast<Eigen::Index>(texts.size());
+  S = Matrix::Zero(n, 2);
+  S.col(0).setOnes();
+  w.final = Eigen::VectorXf::Constant(n, 1.0f);
+  w.final(0) = 2;
+  w.final /= w.final.sum();
+  PointsInput in;
+  in.texts = &texts;
+  for (size_t i = 0; i < texts.size(); ++i) in.review_of.push_back(i);
+  in.review_count = texts.size();
+  in.embeddings = &S;
+  in.weights = &w;
+  return in;
+}
+
+// A point led by a sentence that says neither praise nor complaint gathers both; split, each side
+// is a point of its own and the unsigned rest keeps the leader (酒店's "service" point was a 25 %
+// neutral mix of praise and complaints).
+TEST(ComputePoints, AnUnsignedLeadersMixedPointSplitsIntoPraiseAndComplaints) {
+  const std::vector<std::string> texts = {"the battery",      "battery great 1", "battery great 2",
+                                          "battery great 3",  "battery bad 1",   "battery bad 2",
+                                          "the battery again"};
+  Matrix S;
+  Weights w;
+  const PointsInput in = SameDirection(texts, S, w);
+  PointsOptions o;
+  o.small_scope_reviews = 0;
+  std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].support, 3u);
+  EXPECT_EQ(points[0].polarity, Polarity::kPraise);
+  EXPECT_EQ(points[1].support, 2u);
+  EXPECT_EQ(points[1].text, "the battery");  // the rest, led as before
+  EXPECT_EQ(points[2].support, 2u);
+  EXPECT_EQ(points[2].polarity, Polarity::kComplaint);
+  o.polar_split_share = 0;
+  points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].support, 7u);
+  // A side under the share does not split: 3 praising against 1 complaining at 0.3.
+  const std::vector<std::string> few = {"the battery", "battery great 1", "battery great 2",
+                                        "battery great 3", "battery bad 1", "battery bad 2"};
+  Matrix S2;
+  Weights w2;
+  o.polar_split_share = 0.45;
+  EXPECT_EQ(ComputePoints(SameDirection(few, S2, w2), TestLexicon(), o).size(), 1u);
+}
+
+// In a point of at least 5 members, the face is the most typical member no longer than the
+// median member; it is shown without the number of a list item it opens.
+TEST(ComputePoints, TheFaceHasATypicalLengthAndNoListNumber) {
+  std::vector<std::string> texts = {
+      "1) battery great", "battery great, really great, for days and days and weeks on end",
+      "the battery great indeed", "2.0 battery great", "battery great, they say, for weeks"};
+  Matrix S;
+  Weights w;
+  PointsInput in = SameDirection(texts, S, w);
+  // The long sentence is the nearest to the centre; it is longer than the median.
+  S(1, 1) = 0.f;
+  S(0, 1) = S(2, 1) = S(3, 1) = S(4, 1) = 0.3f;
+  S.rowwise().normalize();
+  PointsOptions o;
+  o.small_scope_reviews = 0;
+  const std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].text, "battery great");
+  EXPECT_EQ(texts[points[0].representative], "1) battery great");
+  texts[0] = "2.0 battery great";  // a version number is no list item
+  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].text, "2.0 battery great");
+}
+
 // Leader clustering alone leaves a paraphrase group split when the leader is far from some of its
 // members; the average-linkage merge and the centroid re-assignment join the group.
 TEST(ComputePoints, SplitParaphraseGroupsMergeByAverageLinkage) {
