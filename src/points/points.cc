@@ -304,9 +304,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   // linked pair first; only the merged point's mean and its linkages change, so each merge
   // recomputes one row of means and one row of linkages (each with the same arithmetic as from
   // scratch: a member sum in member order, the same dot product), not all of them.
-  // signed_only: only points whose leaders both have a sign merge (after the polar split, so its
-  // sides do not fall back into the unsigned point they left).
-  auto merge = [&](bool signed_only) {
+  auto merge = [&] {
     const size_t K = leaders.size();
     Matrix means(static_cast<Eigen::Index>(K), X.cols());
     auto set_mean = [&](size_t k) {
@@ -332,8 +330,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       for (size_t a = 0; a < K; ++a) {
         if (!alive[a]) continue;
         for (size_t b = a + 1; b < K; ++b) {
-          const int signs = sign[leaders[a]] * sign[leaders[b]];
-          if (!alive[b] || signs < 0 || (signed_only && signs == 0)) continue;
+          if (!alive[b] || sign[leaders[a]] * sign[leaders[b]] < 0) continue;
           const float sim = linkage(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
           if (sim >= best) {
             best = sim;
@@ -367,7 +364,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     centres.row(static_cast<Eigen::Index>(k)) = X.row(leaders[k]);
   assign(threshold);
   for (int round = 0; round < o.refine_rounds; ++round) {
-    merge(false);
+    merge();
     recentre();
     assign(centroid_threshold);
   }
@@ -407,9 +404,6 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
         members.push_back(std::move(said));
       }
     }
-    // A split side may say what another point says (a planted battery complaint split off a mixed
-    // point beside the battery complaint point): one more round of merges joins them.
-    if (leaders.size() > K) merge(true);
   }
 
   // Anchored aspect heads and their scope means.
