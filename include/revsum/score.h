@@ -54,6 +54,11 @@
 // softmaxes over all n keys), so the cost is O(m n d) with m = max(64, max_exact^2 / n) and memory
 // stays O(block n). r is then the mean of the sampled rows — an unbiased estimate of (1/n) 1^T A
 // when the voters are a uniform sample. Documented in the README as the approximation.
+// Sparse rows (at most 1/16 of the entries non-zero: the lexical embedder's hashed TF-IDF, about
+// 60 of 4,096) are multiplied as sparse matrices (Eigen SparseCore) in the heads, the Gram matrix,
+// blocked consensus and PairCosineStats: each dot product sums its non-zero terms in column
+// order, so the weights can differ from the dense kernels' in the last bits (which themselves
+// depend on the CPU's cache sizes), not in what is selected (README, "Performance").
 #pragma once
 
 #include <string>
