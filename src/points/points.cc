@@ -441,10 +441,16 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       const size_t at = (sizes.size() - 1) * kFaceLengthPercentile / 100;
       std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(at), sizes.end());
       const size_t cap = sizes.size() >= kFaceLengthMinMembers ? sizes[at] : SIZE_MAX;
-      size_t face = kNone;
+      // Ties (within kTypicalTie) go to the leader, then to the earlier sentence, so the face
+      // does not depend on the members' order among equal similarities (the arithmetic's).
+      auto eligible = [&](size_t i) { return !fragment(i) && can(i) && texts[i].size() <= cap; };
+      size_t face = eligible(leaders[k]) ? leaders[k] : kNone;
       for (const PointMember& m : ms) {
-        if (fragment(m.index) || !can(m.index) || texts[m.index].size() > cap) continue;
-        if (face == kNone || nearer(m.index, face)) face = m.index;
+        if (!eligible(m.index) || m.index == face) continue;
+        const bool tie = face != kNone && !nearer(m.index, face) && !nearer(face, m.index);
+        if (face == kNone || nearer(m.index, face) ||
+            (tie && face != leaders[k] && m.index < face))
+          face = m.index;
       }
       return face;
     };
