@@ -187,7 +187,8 @@ struct CosineStats {
   float mean = 0;
   float stddev = 0;
 };
-CosineStats PairCosineStats(const Matrix& S, int max_rows = 512);
+inline constexpr int kPairCosineRows = 512;
+CosineStats PairCosineStats(const Matrix& S, int max_rows = kPairCosineRows);
 // The same statistics from a whole Gram matrix (every pair; what PairCosineStats computes when
 // n <= max_rows).
 CosineStats GramCosineStats(const Matrix& gram);

@@ -123,7 +123,12 @@ Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query, 
   return logits;
 }
 
-Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_exact) {
+namespace {
+
+// ConsensusAttention and PairCosineStats with the sparse view of S (SparseView) already made, so
+// the scorer scans S once for all of its products.
+Eigen::VectorXf ConsensusOf(const Matrix& S, const std::optional<SparseRows>& sparse,
+                            float temperature, int max_exact) {
   const Eigen::Index n = S.rows();
   Eigen::VectorXf received = Eigen::VectorXf::Zero(n);
   if (n == 0) return received;
@@ -144,7 +149,6 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
   const Eigen::Index kBlock = std::clamp<Eigen::Index>((Eigen::Index{1} << 24) / n, 1, 256);
   const float neg_inf = -std::numeric_limits<float>::infinity();
   std::vector<Eigen::Index> rows(kBlock);
-  const std::optional<SparseRows> sparse = SparseView(S);
   Matrix block_queries;
   Matrix logits;
   for (Eigen::Index start = 0; start < voters; start += kBlock) {
@@ -168,8 +172,6 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
   return received;
 }
 
-namespace {
-
 // ConsensusAttention with every row voting, from S S^T already computed.
 Eigen::VectorXf ConsensusFromGram(const Matrix& gram, float temperature) {
   const Eigen::Index n = gram.rows();
@@ -188,16 +190,24 @@ Eigen::VectorXf ConsensusFromGram(const Matrix& gram, float temperature) {
   return received;
 }
 
-}  // namespace
-
-CosineStats PairCosineStats(const Matrix& S, int max_rows) {
+CosineStats PairStatsOf(const Matrix& S, const std::optional<SparseRows>& sparse, int max_rows) {
   const Eigen::Index n = S.rows();
   if (n < 2) return CosineStats{};
   const Eigen::Index m = std::min<Eigen::Index>(n, std::max(2, max_rows));
   const double stride = static_cast<double>(n) / m;
   std::vector<Eigen::Index> rows(static_cast<size_t>(m));
   for (Eigen::Index i = 0; i < m; ++i) rows[i] = static_cast<Eigen::Index>(i * stride);
-  return GramCosineStats(RowsGram(S, SparseView(S), rows));
+  return GramCosineStats(RowsGram(S, sparse, rows));
+}
+
+}  // namespace
+
+Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_exact) {
+  return ConsensusOf(S, SparseView(S), temperature, max_exact);
+}
+
+CosineStats PairCosineStats(const Matrix& S, int max_rows) {
+  return PairStatsOf(S, SparseView(S), max_rows);
 }
 
 CosineStats GramCosineStats(const Matrix& gram) {
@@ -304,6 +314,8 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
     // Weights::gram) the later stages read it. The product is the one PairCosineStats and
     // ConsensusAttention's single block would compute, so the weights are the same bits.
     if (n <= kSharedGramRows && n <= options_.max_exact_consensus) {
+      // Assigned: constructing a Matrix from the dense product gave other last bits than the
+      // consensus block (AttentionScorerTest.SmallProductsShareTheirGramMatrixWithTheSameConsensus).
       if (sparse) {
         w.gram = *sparse * sparse->transpose();
       } else {
@@ -313,11 +325,13 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
     const float t =
         standardise
             ? options_.z_temperature *
-                  std::max((w.gram.rows() ? GramCosineStats(w.gram) : PairCosineStats(S)).stddev,
+                  std::max((w.gram.rows() ? GramCosineStats(w.gram)
+                                          : PairStatsOf(S, sparse, kPairCosineRows))
+                               .stddev,
                            kMinSpread)
             : options_.temperature;
     columns.push_back(w.gram.rows() ? ConsensusFromGram(w.gram, t)
-                                    : ConsensusAttention(S, t, options_.max_exact_consensus));
+                                    : ConsensusOf(S, sparse, t, options_.max_exact_consensus));
   }
 
   const Eigen::Index heads = static_cast<Eigen::Index>(columns.size());
