@@ -5,7 +5,8 @@
 # encoder as it does with the phrase-table text. Prints wall seconds, CPU seconds (user + sys) and
 # peak RSS of every step.
 #   bench/million.sh BUILD_DIR [N=1000000] [THREADS=0]
-# EMBEDDERS="lexical" (default "auto lexical") picks the summarise runs.
+# EMBEDDERS="lexical" (default "auto lexical") picks the summarise runs; PRECISIONS="int8 float32"
+# (default "int8") runs the USE-lite ones with each --encoder-precision.
 # The summarise runs read copies of the ingested store, so each starts from the same state.
 set -euo pipefail
 build=${1:?usage: bench/million.sh BUILD_DIR [N] [THREADS]}
@@ -33,8 +34,14 @@ echo "$n reviews ($(du -m "$work/reviews.jsonl" | cut -f1) MB, sentences never r
 step "ingest" "$revsum" ingest -q "$work/reviews.jsonl" --threads "$threads" --db "$work/base.db"
 sqlite3 "$work/base.db" "SELECT count(*) || ' products, ' || (SELECT count(*) FROM sentences) || ' sentences' FROM products"
 for embedder in ${EMBEDDERS:-auto lexical}; do
-  cp "$work/base.db" "$work/$embedder.db"
-  step "summarize --embedder $embedder" "$revsum" summarize -q --embedder "$embedder" \
-    --threads "$threads" --db "$work/$embedder.db"
-  rm -f "$work/$embedder.db" "$work/$embedder.db-wal" "$work/$embedder.db-shm"
+  precisions=${PRECISIONS:-int8}
+  [ "$embedder" = lexical ] && precisions=int8  # no encoder: the precision changes nothing
+  for precision in $precisions; do
+    label="--embedder $embedder"
+    [ "$embedder" = lexical ] || label="$label $precision"
+    cp "$work/base.db" "$work/$embedder.db"
+    step "summarize $label" "$revsum" summarize -q --embedder "$embedder" \
+      --encoder-precision "$precision" --threads "$threads" --db "$work/$embedder.db"
+    rm -f "$work/$embedder.db" "$work/$embedder.db-wal" "$work/$embedder.db-shm"
+  done
 done

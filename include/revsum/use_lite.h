@@ -32,6 +32,17 @@ class UseLiteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The arithmetic of the encoder's dense layers (UseLiteOptions::precision).
+enum class UseLitePrecision {
+  // Float products, op for op as the TF.js graph: embeddings match TF.js to ~1e-6 per component.
+  kFloat32,
+  // The transformer's nine dense layers in int8: weights quantised per output column, each layer's
+  // input per token (symmetric, 127 levels), products summed exactly in 32-bit integers (VNNI on
+  // CPUs that have it), so the bits are the same on every CPU. Attention, layer norms and the
+  // output layer stay float. Faster; embeddings close to, not equal to, kFloat32's.
+  kInt8,
+};
+
 // The most worker threads UseLiteEmbedder starts (see UseLiteOptions::threads).
 inline constexpr int kMaxUseLiteThreads = 1024;
 
@@ -61,6 +72,9 @@ struct UseLiteOptions {
 
   // Upper bound on the sentences of one batch (0: no bound besides batch_tokens).
   int batch_sentences = 64;
+
+  // Float or int8 dense layers; int8 changes model_hash() so that stored runs tell them apart.
+  UseLitePrecision precision = UseLitePrecision::kFloat32;
 };
 
 // The folder the model is read from when UseLiteOptions::model_dir is empty:
@@ -94,7 +108,8 @@ class UseLiteEmbedder : public Embedder {
   // "use-lite".
   std::string name() const override;
 
-  // The sha256 (hex) of the npm tarball the verified files came from, as listed in the manifest.
+  // The sha256 (hex) of the npm tarball the verified files came from, as listed in the manifest;
+  // followed by "+int8" for UseLitePrecision::kInt8.
   std::string model_hash() const override;
 
   // One L2-normalised 512-d row per input, in input order. Sentences are UTF-8 (invalid bytes

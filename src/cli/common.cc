@@ -131,6 +131,19 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
   return total;
 }
 
+CLI::Option* AddPrecisionOption(CLI::App& sub, std::string* precision) {
+  return sub
+      .add_option("--encoder-precision", *precision,
+                  "USE-lite's dense layers: int8 (about 1.8x faster, embeddings within ~0.002 "
+                  "cosine) or float32 (TF.js's arithmetic)")
+      ->check(CLI::IsMember({"int8", "float32"}))
+      ->capture_default_str();
+}
+
+UseLitePrecision ParsePrecision(const std::string& precision) {
+  return precision == "float32" ? UseLitePrecision::kFloat32 : UseLitePrecision::kInt8;
+}
+
 void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
   sub.add_option("--scope", flags->scope, "review, product or both")
       ->check(CLI::IsMember({"review", "product", "both"}))
@@ -146,6 +159,7 @@ void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
   sub.add_option("--tokenizer", flags->tokenizer, "o200k_base or cl100k_base (token budgets)")
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
+  AddPrecisionOption(sub, &flags->precision);
   AddThreadsOption(sub, &flags->threads, "products summarised in parallel");
   sub.add_option("--min-rating", flags->min_rating,
                  "only reviews rated at least this (reviews without a rating are left out)");
@@ -164,6 +178,7 @@ RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
   options.product_scope = flags.scope == "product" || flags.scope == "both";
   options.products = flags.products;
   options.embedder = ParseEmbedderChoice(flags.embedder);
+  options.use_lite.precision = ParsePrecision(flags.precision);
   options.threads = flags.threads;
   if (!ParseEncoding(flags.tokenizer, &options.tokenizer)) {
     throw std::invalid_argument("--tokenizer: unknown tokenizer '" + flags.tokenizer + "'");

@@ -57,12 +57,18 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
 
 // The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer, --threads,
 // --min-rating, --max-rating, --since, --until.
+// --encoder-precision int8|float32: USE-lite's dense layers (UseLitePrecision). Returns the
+// option so that a command can change its default.
+CLI::Option* AddPrecisionOption(CLI::App& sub, std::string* precision);
+UseLitePrecision ParsePrecision(const std::string& precision);
+
 struct SummarizeFlags {
   std::string scope = "product";
   std::string budget = "100w";
   std::vector<std::string> products;
   std::string embedder = "auto";
   std::string tokenizer = "o200k_base";
+  std::string precision = "int8";
   int threads = 0;
   // Review filter (RunOptions::filter); empty = no bound.
   std::string min_rating, max_rating, since, until;

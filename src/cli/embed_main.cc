@@ -13,6 +13,7 @@ namespace {
 
 struct EmbedArgs {
   std::string embedder = "use-lite";
+  std::string precision = "float32";  // the exact vectors, unlike summarising's int8
   int threads = 0;
   size_t batch = 4096;
 };
@@ -37,6 +38,7 @@ Runner Setup(CLI::App& sub) {
                  "use-lite (512-d neural) or lexical (hashed TF-IDF, IDF fitted on all of stdin)")
       ->check(CLI::IsMember({"use-lite", "lexical"}))
       ->capture_default_str();
+  AddPrecisionOption(sub, &args->precision);
   AddThreadsOption(sub, &args->threads, "embedding threads");
   sub.add_option("--batch", args->batch, "use-lite: lines embedded per call")
       ->check(CLI::Range(size_t{1}, size_t{1} << 24))
@@ -50,6 +52,7 @@ Runner Setup(CLI::App& sub) {
     } else {
       UseLiteOptions options;
       options.threads = args->threads;
+      options.precision = ParsePrecision(args->precision);
       embedder = UseLiteEmbedder::Load(options);
     }
     std::vector<std::string> lines;

@@ -21,7 +21,7 @@ std::string Padded(std::string s, size_t width) {
 
 struct EvalArgs {
   std::vector<std::string> gold;
-  std::string system, write_summaries, budget = "100w", embedder = "auto";
+  std::string system, write_summaries, budget = "100w", embedder = "auto", precision = "int8";
   bool budget_from_file = false, per_entity = false, structured = false;
   int threads = 0;
 };
@@ -42,6 +42,7 @@ Runner Setup(CLI::App& sub) {
                  "auto (combined; lexical for CJK), combined, use-lite or lexical")
       ->check(CLI::IsMember({"auto", "combined", "use-lite", "lexical"}))
       ->capture_default_str();
+  AddPrecisionOption(sub, &args->precision);
   sub.add_flag("--structured", args->structured,
                "score the structured summary (the export's points, Praise / Complaints / Other) "
                "instead of the flat one; ROUGE sees the points' sentences joined, not the "
@@ -60,6 +61,7 @@ Runner Setup(CLI::App& sub) {
     } else {
       UseLiteOptions use_lite;
       use_lite.threads = args->threads;
+      use_lite.precision = ParsePrecision(args->precision);
       EmbedderPool pool(ParseEmbedderChoice(args->embedder), use_lite);
       EvalOptions options;
       options.structured = args->structured;

@@ -222,7 +222,8 @@ std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& opt
   }
   impl->model = use_lite::LoadModelFiles(dir, manifest);
   impl->tokenizer = std::make_unique<use_lite::Tokenizer>(impl->model.vocab);
-  impl->encoder = std::make_unique<use_lite::Encoder>(impl->model.weights);
+  impl->encoder = std::make_unique<use_lite::Encoder>(
+      impl->model.weights, options.precision == UseLitePrecision::kInt8);
   impl->threads = options.threads > 0
                       ? std::min(options.threads, kMaxUseLiteThreads)
                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -231,7 +232,10 @@ std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& opt
 
 std::string UseLiteEmbedder::name() const { return "use-lite"; }
 
-std::string UseLiteEmbedder::model_hash() const { return impl_->model.tarball_sha256; }
+std::string UseLiteEmbedder::model_hash() const {
+  return impl_->model.tarball_sha256 +
+         (impl_->options.precision == UseLitePrecision::kInt8 ? "+int8" : "");
+}
 
 int UseLiteEmbedder::threads() const { return impl_->threads; }
 

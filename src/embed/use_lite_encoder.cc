@@ -37,6 +37,8 @@ struct Workspace {
   Matrix t;              // [cap, 512] scratch product
   Matrix q;              // [128, 128] scaled queries of one head
   Matrix s;              // [128, 128] attention logits / probabilities of one head
+  std::vector<int8_t> quantized;  // [cap, 1536] a dense layer's input rows quantised (int8 only)
+  std::vector<float> row_scale;   // [cap] their scales
   int64_t pooled_capacity = 0;
   Matrix pooled;  // [batch, 512]
   Matrix u;       // [batch, 512]
@@ -58,6 +60,8 @@ struct Workspace {
                              {&t, 512}}) {
         m->setZero(capacity, cols);
       }
+      quantized.assign(capacity * 1536, 0);
+      row_scale.assign(capacity, 0.0f);
     }
     if (q.rows() < max_len) {
       q.setZero(max_len, max_len);
@@ -67,6 +71,10 @@ struct Workspace {
       pooled_capacity = std::max<int64_t>(sequences, 2 * pooled_capacity);
       pooled.setZero(pooled_capacity, 512);
       u.setZero(pooled_capacity, 512);
+      if (static_cast<int64_t>(row_scale.size()) < pooled_capacity) {
+        quantized.assign(pooled_capacity * 1536, 0);
+        row_scale.assign(pooled_capacity, 0.0f);
+      }
     }
   }
 };
@@ -76,10 +84,18 @@ WorkspacePtr NewWorkspace() { return WorkspacePtr(new Workspace); }
 
 namespace {
 
-// out[0:rows] = in[0:rows] * w, on the top rows of the workspace matrices.
-// The product is the variant chosen for this CPU (use_lite_matmul.h); all of its variants keep
-// every output row independent of the other rows, which makes embeddings independent of batching.
-void Dense(const Matrix& in, const Matrix& w, int64_t rows, Matrix& out) {
+// out[0:rows] = in[0:rows] * w, on the top rows of the workspace matrices: in float (the
+// variant chosen for this CPU, use_lite_matmul.h) or, when q is given, in int8 with q the
+// quantised w. Every variant keeps each output row independent of the other rows, which makes
+// embeddings independent of batching.
+void Dense(const Matrix& in, const Matrix& w, const Int8Matrix* q, int64_t rows, Matrix& out,
+           Workspace& ws) {
+  if (q != nullptr) {
+    static const Int8MatMulFn mat_mul_int8 = SelectedMatMulInt8();
+    mat_mul_int8(in.data(), in.cols(), View(*q), out.data(), out.cols(), rows,
+                 ws.quantized.data(), ws.row_scale.data());
+    return;
+  }
   static const MatMulFn mat_mul = SelectedMatMul();
   mat_mul(in.data(), in.cols(), w.data(), w.cols(), out.data(), out.cols(), rows, w.rows(),
           w.cols());
@@ -109,7 +125,17 @@ void LayerNorm(const In& x, const RowVector& gamma, const RowVector& beta, float
 
 }  // namespace
 
-Encoder::Encoder(const Weights& weights) : w_(weights), timing_(weights.max_len, 256) {
+Encoder::Encoder(const Weights& weights, bool int8) : w_(weights), timing_(weights.max_len, 256) {
+  if (int8) {
+    auto quantize = [](const Matrix& m) {
+      return std::make_unique<Int8Matrix>(QuantizeColumns(m.data(), m.cols(), m.rows(), m.cols()));
+    };
+    res_q_ = quantize(w_.res_w);
+    for (size_t i = 0; i < w_.layers.size(); ++i) {
+      const LayerWeights& l = w_.layers[i];
+      layer_q_[i] = {quantize(l.qkv_w), quantize(l.out_w), quantize(l.ffn1_w), quantize(l.ffn2_w)};
+    }
+  }
   // AddTimingSignal: a = float32(t) * inv_timescales[i]; signal = [sin(a), cos(a)]. TF.js computes
   // sin/cos in double (Math.sin) and stores float32.
   const int half = static_cast<int>(w_.inv_timescales.size());
@@ -173,32 +199,32 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
   // ---- Layer 0 (256 -> 512) ----
   const LayerWeights& l0 = w_.layers[0];
   LayerNorm(ws.x0.topRows(m), l0.ln_attn_gamma, l0.ln_attn_beta, w_.ln_eps, ws.h0.topRows(m));
-  Dense(ws.h0, l0.qkv_w, m, ws.qkv0);
+  Dense(ws.h0, l0.qkv_w, layer_q_[0].qkv.get(), m, ws.qkv0, ws);
   ws.qkv0.topRows(m).rowwise() += l0.qkv_b;
-  Dense(ws.x0, w_.res_w, m, ws.r);  // AdjustResidualInput on LN's input
+  Dense(ws.x0, w_.res_w, res_q_.get(), m, ws.r, ws);  // AdjustResidualInput on LN's input
   ws.r.topRows(m).rowwise() += w_.res_b;
   Attention(l0, offsets, lengths, ws);
-  Dense(ws.o0, l0.out_w, m, ws.t);
+  Dense(ws.o0, l0.out_w, layer_q_[0].out.get(), m, ws.t, ws);
   ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l0.out_b) + ws.r.topRows(m);
 
-  auto ffn = [&](const LayerWeights& l) {  // z = y + relu(LN(y) W1 + b1) W2 + b2
+  auto ffn = [&](const LayerWeights& l, const QuantizedLayer& q) {  // z = y + relu(LN(y) W1 + b1) W2 + b2
     LayerNorm(ws.y.topRows(m), l.ln_ffn_gamma, l.ln_ffn_beta, w_.ln_eps, ws.h.topRows(m));
-    Dense(ws.h, l.ffn1_w, m, ws.f);
+    Dense(ws.h, l.ffn1_w, q.ffn1.get(), m, ws.f, ws);
     ws.f.topRows(m) = (ws.f.topRows(m).rowwise() + l.ffn1_b).cwiseMax(0.0f);
-    Dense(ws.f, l.ffn2_w, m, ws.t);
+    Dense(ws.f, l.ffn2_w, q.ffn2.get(), m, ws.t, ws);
     ws.z.topRows(m) = ws.y.topRows(m) + (ws.t.topRows(m).rowwise() + l.ffn2_b);
   };
-  ffn(l0);
+  ffn(l0, layer_q_[0]);
 
   // ---- Layer 1 (512) ----
   const LayerWeights& l1 = w_.layers[1];
   LayerNorm(ws.z.topRows(m), l1.ln_attn_gamma, l1.ln_attn_beta, w_.ln_eps, ws.h.topRows(m));
-  Dense(ws.h, l1.qkv_w, m, ws.qkv1);
+  Dense(ws.h, l1.qkv_w, layer_q_[1].qkv.get(), m, ws.qkv1, ws);
   ws.qkv1.topRows(m).rowwise() += l1.qkv_b;
   Attention(l1, offsets, lengths, ws);
-  Dense(ws.o1, l1.out_w, m, ws.t);
+  Dense(ws.o1, l1.out_w, layer_q_[1].out.get(), m, ws.t, ws);
   ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l1.out_b) + ws.z.topRows(m);
-  ffn(l1);
+  ffn(l1, layer_q_[1]);
 
   // ---- Masked mean pooling, tanh dense, L2 normalisation ----
   for (int64_t b = 0; b < batch; ++b) {
@@ -207,7 +233,7 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
     for (int t = 0; t < lengths[b]; ++t) p += ws.z.row(offsets[b] + t);
     p /= static_cast<float>(std::max(lengths[b], 1));
   }
-  Dense(ws.pooled, w_.tanh_w, batch, ws.u);
+  Dense(ws.pooled, w_.tanh_w, nullptr, batch, ws.u, ws);
   for (int64_t b = 0; b < batch; ++b) {
     float* u = ws.u.row(b).data();
     const float* bias = w_.tanh_b.data();

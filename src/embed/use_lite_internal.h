@@ -12,6 +12,7 @@
 #include <Eigen/Dense>
 
 #include "revsum/embed.h"
+#include "use_lite_matmul.h"
 
 namespace revsum::use_lite {
 
@@ -109,7 +110,9 @@ WorkspacePtr NewWorkspace();
 // real tokens only.
 class Encoder {
  public:
-  explicit Encoder(const Weights& weights);
+  // int8: the dense layers of the transformer run on int8 (use_lite_matmul.h, Int8Matrix); the
+  // output layer and attention stay float. Otherwise every product is float.
+  Encoder(const Weights& weights, bool int8);
 
   // Writes the embedding of sequence ids[i] into out.row(out_rows[i]). Ids must lie in
   // [0, embeddings.rows()) (checked by the caller); sequences longer than max_len are clipped.
@@ -119,8 +122,14 @@ class Encoder {
  private:
   void Attention(const LayerWeights& layer, const std::vector<int>& offsets,
                  const std::vector<int>& lengths, Workspace& ws) const;
+  // The int8 copies of a layer's dense weights (all null for a float encoder).
+  struct QuantizedLayer {
+    std::unique_ptr<Int8Matrix> qkv, out, ffn1, ffn2;
+  };
   const Weights& w_;
   Matrix timing_;  // [max_len, 256] sin/cos timing signal per position
+  std::unique_ptr<Int8Matrix> res_q_;
+  std::array<QuantizedLayer, 2> layer_q_;
 };
 
 }  // namespace revsum::use_lite

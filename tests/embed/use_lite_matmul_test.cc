@@ -1,11 +1,14 @@
-// The run-time dispatched USE-lite matrix product (src/embed/use_lite_matmul.h): every variant
-// this CPU can run gives each row the same bits whatever the other rows, and the FMA variants
-// (avx512, avx2) agree bit for bit, so the choice never changes an embedding on a given CPU class.
+// The run-time dispatched USE-lite matrix products (src/embed/use_lite_matmul.h): every variant
+// this CPU can run gives each row the same bits whatever the other rows, the FMA variants
+// (avx512vnni, avx512, avx2) agree bit for bit, and every variant's int8 product equals an exact
+// integer reference, so the choice never changes an embedding.
 
 #include "../../src/embed/use_lite_matmul.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -14,27 +17,36 @@
 
 namespace {
 
+using revsum::use_lite::Int8MatMulFn;
 using revsum::use_lite::MatMulFn;
 
 struct Variant {
   std::string name;
   MatMulFn fn;
+  Int8MatMulFn int8;
 };
 
 // The variants compiled for their instruction set that this CPU runs.
 std::vector<Variant> Runnable() {
   __builtin_cpu_init();
   std::vector<Variant> out;
-  if (revsum::use_lite::avx512::Compiled() && __builtin_cpu_supports("avx512f") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma")) {
-    out.push_back({"avx512", revsum::use_lite::avx512::MatMul});
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+                      __builtin_cpu_supports("fma");
+  if (revsum::use_lite::avx512vnni::Compiled() && avx512 &&
+      __builtin_cpu_supports("avx512vnni")) {
+    out.push_back({"avx512vnni", revsum::use_lite::avx512vnni::MatMul,
+                   revsum::use_lite::avx512vnni::MatMulInt8});
+  }
+  if (revsum::use_lite::avx512::Compiled() && avx512) {
+    out.push_back(
+        {"avx512", revsum::use_lite::avx512::MatMul, revsum::use_lite::avx512::MatMulInt8});
   }
   if (revsum::use_lite::avx2::Compiled() && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma")) {
-    out.push_back({"avx2", revsum::use_lite::avx2::MatMul});
+    out.push_back({"avx2", revsum::use_lite::avx2::MatMul, revsum::use_lite::avx2::MatMulInt8});
   }
-  out.push_back({"base", revsum::use_lite::base::MatMul});
+  out.push_back({"base", revsum::use_lite::base::MatMul, revsum::use_lite::base::MatMulInt8});
   return out;
 }
 
@@ -101,4 +113,79 @@ TEST(UseLiteMatMul, FmaVariantsAgreeBitForBitWithAFusedChain) {
               0)
         << v.name;
   }
+}
+
+// The int8 product's contract, written out: rows and columns quantised symmetrically to 127
+// levels (round to nearest even), an exact integer sum, then sum * (row scale * column scale).
+std::vector<float> Int8Reference(const std::vector<float>& a, const std::vector<float>& b,
+                                 int64_t rows, int64_t depth, int64_t cols) {
+  auto quantise = [](float x, float maxabs) {
+    const float inv = maxabs > 0 ? 127.0f / maxabs : 0.0f;
+    return static_cast<int32_t>(std::nearbyint(x * inv));
+  };
+  std::vector<float> col_max(cols, 0.0f), row_max(rows, 0.0f);
+  for (int64_t k = 0; k < depth; ++k) {
+    for (int64_t j = 0; j < cols; ++j) col_max[j] = std::max(col_max[j], std::fabs(b[k * cols + j]));
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t k = 0; k < depth; ++k) row_max[r] = std::max(row_max[r], std::fabs(a[r * depth + k]));
+  }
+  std::vector<float> c(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t sum = 0;
+      for (int64_t k = 0; k < depth; ++k) {
+        sum += quantise(a[r * depth + k], row_max[r]) * quantise(b[k * cols + j], col_max[j]);
+      }
+      c[r * cols + j] = static_cast<float>(sum) * ((row_max[r] / 127.0f) * (col_max[j] / 127.0f));
+    }
+  }
+  return c;
+}
+
+// Shapes that reach every path: 4-row tiles and a remainder, 64- and 16-column tiles and a
+// per-element remainder, a depth that is not a multiple of 4 or 16, a zero row.
+TEST(UseLiteMatMul, Int8VariantsEqualTheExactIntegerReference) {
+  struct Shape {
+    int64_t rows, depth, cols;
+  };
+  for (const Shape& shape : {Shape{13, 96, 200}, Shape{7, 37, 70}, Shape{1, 1536, 512}}) {
+    std::vector<float> a = Random(shape.rows * shape.depth, 5);
+    const std::vector<float> b = Random(shape.depth * shape.cols, 6);
+    for (int64_t k = 0; k < shape.depth; ++k) a[k] = 0.0f;  // row 0: all zero
+    const std::vector<float> want = Int8Reference(a, b, shape.rows, shape.depth, shape.cols);
+    const revsum::use_lite::Int8Matrix q =
+        revsum::use_lite::QuantizeColumns(b.data(), shape.cols, shape.depth, shape.cols);
+    for (const Variant& v : Runnable()) {
+      std::vector<float> got(shape.rows * shape.cols, -1.0f);
+      std::vector<int8_t> scratch(shape.rows * q.depth4);
+      std::vector<float> scales(shape.rows);
+      v.int8(a.data(), shape.depth, revsum::use_lite::View(q), got.data(), shape.cols,
+             shape.rows, scratch.data(), scales.data());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)), 0)
+          << v.name << " " << shape.rows << "x" << shape.depth << "x" << shape.cols;
+      // Each row alone gives the same bits as in the batch.
+      std::vector<float> alone(shape.cols);
+      const int64_t last = shape.rows - 1;
+      v.int8(a.data() + last * shape.depth, shape.depth, revsum::use_lite::View(q), alone.data(),
+             shape.cols, 1, scratch.data(), scales.data());
+      EXPECT_EQ(std::memcmp(alone.data(), want.data() + last * shape.cols,
+                            shape.cols * sizeof(float)),
+                0)
+          << v.name;
+    }
+  }
+}
+
+// Quantisation error is what 8 bits promise: within a few percent of the float product's scale.
+TEST(UseLiteMatMul, Int8ProductIsCloseToTheFloatProduct) {
+  const std::vector<float> a = Random(kRows * kDepth, 7), b = Random(kDepth * kCols, 8);
+  const std::vector<float> exact = Product(revsum::use_lite::base::MatMul, a, b, kRows);
+  const std::vector<float> approx = Int8Reference(a, b, kRows, kDepth, kCols);
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < exact.size(); ++i) {
+    err += (exact[i] - approx[i]) * (exact[i] - approx[i]);
+    norm += exact[i] * exact[i];
+  }
+  EXPECT_LT(std::sqrt(err / norm), 0.02);
 }

@@ -157,6 +157,36 @@ TEST(UseLite, ResultsDoNotDependOnBatchThreadsOrOrder) {
   }
 }
 
+// The int8 encoder (UseLitePrecision::kInt8): close to the float vectors, keyed apart, and just as
+// independent of batches and threads.
+TEST(UseLite, Int8EmbeddingsAreCloseToFloatAndIndependentOfBatches) {
+  REVSUM_REQUIRE_USE_LITE(model);
+  UseLiteOptions options;
+  options.precision = UseLitePrecision::kInt8;
+  options.cache_entries = 0;
+  auto int8 = UseLiteEmbedder::Load(options);
+  EXPECT_EQ(int8->model_hash(), model->model_hash() + "+int8");
+  std::vector<std::string> texts;
+  for (const auto& r : EmbeddingFixtures()) texts.push_back(r.text);
+  const Matrix exact = model->Embed(texts);
+  const Matrix together = int8->Embed(texts);
+  options.threads = 3;
+  options.batch_tokens = 40;
+  options.batch_sentences = 3;
+  auto small_batches = UseLiteEmbedder::Load(options);
+  const Matrix split = small_batches->Embed(texts);
+  double worst = 1;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const double cosine = exact.row(i).dot(together.row(i));  // both unit length
+    worst = std::min(worst, cosine);
+    EXPECT_GT(cosine, 0.995) << texts[i];
+    EXPECT_FALSE(SameBits(exact, i, together, i) && !texts[i].empty()) << texts[i];
+    EXPECT_TRUE(SameBits(together, i, split, i)) << texts[i];
+    EXPECT_TRUE(SameBits(together, i, int8->Embed({texts[i]}), 0)) << texts[i];
+  }
+  std::printf("fixtures int8 vs float32: lowest cosine %.5f\n", worst);
+}
+
 TEST(UseLite, CacheServesRepeatsWithIdenticalBits) {
   UseLiteOptions options;
   options.cache_entries = 3;
