@@ -4,6 +4,10 @@
 The sentences are assembled from phrase tables written for this project, so the text has the
 length and punctuation mix of real reviews (2-8 sentences, some HTML line breaks and entities)
 without copying any real review. Usage: gen_reviews.py N OUT.jsonl [--seed S] [--unique]
+[--products P]
+
+--products P: reviews spread uniformly over P products (default 50,000: about 20 reviews each at
+a million, 1 to 2 at 10,000-100,000; set it to keep the million's product size in a smaller run).
 
 --unique: no sentence repeats (each carries a detail with its own running number and random
 words), so the embedding cache cannot hide the encoder's cost, as with real dumps (issue 10).
@@ -38,7 +42,7 @@ def unique_detail(rng, counter):
             f"{rng.choice(ADJECTIVES)} and {rng.choice(ADJECTIVES)} (order {counter})")
 
 
-def review(rng, i, unique=None):
+def review(rng, i, unique=None, products=50000):
     n = rng.randint(2, 8)
     parts = []
     for _ in range(n):
@@ -51,7 +55,7 @@ def review(rng, i, unique=None):
         else:
             parts.append(f"{rng.choice(SUBJECTS)} {rng.choice(VERDICTS)}{rng.choice(TAILS)}.")
     text = " ".join(parts)
-    product = f"B{rng.randint(0, 49999):09d}"
+    product = f"B{rng.randint(0, products - 1):09d}"
     return {"rating": float(rng.randint(1, 5)), "title": rng.choice(EXTRAS), "text": text,
             "asin": product, "parent_asin": product, "user_id": f"U{i:012d}",
             "timestamp": 1500000000000 + i * 1000, "verified_purchase": rng.random() < 0.8}
@@ -62,10 +66,11 @@ def main():
     args = sys.argv[3:]
     seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 42
     unique = [0] if "--unique" in args else None
+    products = int(args[args.index("--products") + 1]) if "--products" in args else 50000
     rng = random.Random(seed)
     with open(out, "w", encoding="utf-8") as f:
         for i in range(n):
-            f.write(json.dumps(review(rng, i, unique), ensure_ascii=False) + "\n")
+            f.write(json.dumps(review(rng, i, unique, products), ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

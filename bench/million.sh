@@ -6,7 +6,9 @@
 # peak RSS of every step.
 #   bench/million.sh BUILD_DIR [N=1000000] [THREADS=0]
 # EMBEDDERS="lexical" (default "auto lexical") picks the summarise runs; PRECISIONS="int8 float32"
-# (default "int8") runs the USE-lite ones with each --encoder-precision.
+# (default "int8") runs the USE-lite ones with each --encoder-precision. PRODUCTS=P spreads the
+# reviews over P products (default 50,000, about 20 reviews each at a million; a smaller run keeps
+# that product size with PRODUCTS=N/20).
 # The summarise runs read copies of the ingested store, so each starts from the same state.
 set -euo pipefail
 build=${1:?usage: bench/million.sh BUILD_DIR [N] [THREADS]}
@@ -29,7 +31,7 @@ step() {  # label, command...: runs it and prints "label: wall s, CPU s, peak RS
     "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)"
 }
 
-python3 "$here/gen_reviews.py" "$n" "$work/reviews.jsonl" --unique > /dev/null
+python3 "$here/gen_reviews.py" "$n" "$work/reviews.jsonl" --unique --products "${PRODUCTS:-50000}" > /dev/null
 echo "$n reviews ($(du -m "$work/reviews.jsonl" | cut -f1) MB, sentences never repeat), $(nproc) cores, --threads $threads"
 step "ingest" "$revsum" ingest -q "$work/reviews.jsonl" --threads "$threads" --db "$work/base.db"
 sqlite3 "$work/base.db" "SELECT count(*) || ' products, ' || (SELECT count(*) FROM sentences) || ' sentences' FROM products"

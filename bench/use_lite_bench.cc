@@ -1,6 +1,7 @@
 // Throughput of the USE-lite encoder on ordinary review sentences
 // (bench/data/use_lite_sentences.txt, 200 sentences written for revsum), at batch 1 and batch 32,
-// cache disabled so that every sentence runs the whole tokenizer + forward pass. Counters:
+// float32 and int8 (UseLiteOptions::precision), cache disabled so that every sentence runs the
+// whole tokenizer + forward pass. Counters:
 //   sentences/s  - Embed() throughput, tokenization included
 //   FLOP/s       - useful model arithmetic (2 x multiply-adds of the dense layers, attention and
 //                  output layer, counted from the real token counts), for comparing with peak
@@ -32,13 +33,16 @@ std::vector<std::string> Sentences() {
   return out;
 }
 
-revsum::UseLiteEmbedder& Model(int threads, size_t cache_entries) {
-  static std::unique_ptr<revsum::UseLiteEmbedder> models[64][2];
-  auto& slot = models[threads][cache_entries > 0];
+revsum::UseLiteEmbedder& Model(int threads, size_t cache_entries,
+                               revsum::UseLitePrecision precision) {
+  static std::unique_ptr<revsum::UseLiteEmbedder> models[64][2][2];
+  const bool int8 = precision == revsum::UseLitePrecision::kInt8;
+  auto& slot = models[threads][cache_entries > 0][int8];
   if (!slot) {
     revsum::UseLiteOptions options;
     options.threads = threads;
     options.cache_entries = cache_entries;
+    options.precision = precision;
     slot = revsum::UseLiteEmbedder::Load(options);
   }
   return *slot;
@@ -59,9 +63,10 @@ double SentenceMacs(size_t tokens) {
   return n * per_token + attention + 512.0 * 512;                   // + tanh layer
 }
 
-void EmbedBatches(benchmark::State& state, int batch, size_t cache_entries) {
+void EmbedBatches(benchmark::State& state, int batch, size_t cache_entries,
+                  revsum::UseLitePrecision precision = revsum::UseLitePrecision::kFloat32) {
   const int threads = ThreadsFromEnv();
-  revsum::UseLiteEmbedder& model = Model(threads, cache_entries);
+  revsum::UseLiteEmbedder& model = Model(threads, cache_entries, precision);
   const std::vector<std::string> sentences = Sentences();
   std::vector<std::vector<std::string>> batches;
   std::vector<double> batch_macs;
@@ -99,10 +104,20 @@ void BM_UseLiteBatch32(benchmark::State& state) { EmbedBatches(state, 32, 0); }
 // The same 32-sentence batches with the cache on: every call after the first round is served from
 // the cache (what repeated review sentences such as "Great product!" cost).
 void BM_UseLiteBatch32Cached(benchmark::State& state) { EmbedBatches(state, 32, 100000); }
+// The int8 encoder (UseLitePrecision::kInt8, what summarize runs by default) on the same batches;
+// FLOP/s counts the same model arithmetic, done in int8.
+void BM_UseLiteInt8Batch1(benchmark::State& state) {
+  EmbedBatches(state, 1, 0, revsum::UseLitePrecision::kInt8);
+}
+void BM_UseLiteInt8Batch32(benchmark::State& state) {
+  EmbedBatches(state, 32, 0, revsum::UseLitePrecision::kInt8);
+}
 
 BENCHMARK(BM_UseLiteBatch1)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_UseLiteBatch32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_UseLiteBatch32Cached)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_UseLiteInt8Batch1)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(3.0);
+BENCHMARK(BM_UseLiteInt8Batch32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 
 }  // namespace
 

@@ -86,6 +86,13 @@ inline constexpr int kHugeScopeLexicalDim = 256;
 
 inline constexpr int kMaxRunThreads = 1024;
 
+// UseLiteOptions{} with the int8 encoder: what RunOptions (and revsum summarize, run, eval) use.
+inline UseLiteOptions Int8UseLite() {
+  UseLiteOptions options;
+  options.precision = UseLitePrecision::kInt8;
+  return options;
+}
+
 struct RunOptions {
   // Which scopes to summarise.
   bool review_scope = false;
@@ -98,7 +105,9 @@ struct RunOptions {
   ReviewFilter filter;
   // Embedder per scope (see EmbedderChoice).
   EmbedderChoice embedder = EmbedderChoice::kAuto;
-  UseLiteOptions use_lite;
+  // USE-lite's options. Summarising runs the encoder in int8 by default (UseLitePrecision): about
+  // 1.7x faster end to end, dev ROUGE within noise of float32 (README, Speed).
+  UseLiteOptions use_lite = Int8UseLite();
   // Tokenizer for token budgets ("300t") and token counts.
   Encoding tokenizer = Encoding::kO200kBase;
   // Budget, scorer, selector and seeds (summarize.h). The budget applies to each summary.

@@ -45,11 +45,11 @@ constexpr Bar kBars[] = {
 };
 
 // One pool per embedder choice for the whole binary, so USE-lite loads once per choice and its
-// sentence cache serves every row after the first.
+// sentence cache serves every row after the first; USE-lite as the pipeline runs it (int8).
 EmbedderPool& Pool(EmbedderChoice choice) {
   static std::map<EmbedderChoice, std::unique_ptr<EmbedderPool>> pools;
   auto& pool = pools[choice];
-  if (!pool) pool = std::make_unique<EmbedderPool>(choice);
+  if (!pool) pool = std::make_unique<EmbedderPool>(choice, RunOptions{}.use_lite);
   return *pool;
 }
 
@@ -145,7 +145,7 @@ TEST(QualityTest, EveryEmbedderWithTheSameOptions) {
   }
   // The lexical share of the combination, and the lexical width used for large scopes
   // (kLargeScopeLexicalDim): its cost in ROUGE on scopes of normal size.
-  std::unique_ptr<UseLiteEmbedder> use_lite = UseLiteEmbedder::Load();
+  std::unique_ptr<UseLiteEmbedder> use_lite = UseLiteEmbedder::Load(RunOptions{}.use_lite);
   LexicalEmbedder lexical;
   LexicalOptions narrow_options;
   narrow_options.dim = kLargeScopeLexicalDim;
