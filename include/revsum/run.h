@@ -41,10 +41,17 @@ std::string_view EmbedderChoiceName(EmbedderChoice choice);
 // Parses "lexical", "use-lite", "combined", "auto"; throws std::invalid_argument otherwise.
 EmbedderChoice ParseEmbedderChoice(std::string_view name);
 
+// UseLiteOptions{} with the int8 encoder: what RunOptions (and revsum summarize, run, eval) use.
+inline UseLiteOptions Int8UseLite() {
+  UseLiteOptions options;
+  options.precision = UseLitePrecision::kInt8;
+  return options;
+}
+
 // Hands out the embedder for a scope, loading USE-lite on first use. Not thread-safe.
 class EmbedderPool {
  public:
-  EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite = {});
+  EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite = Int8UseLite());
   ~EmbedderPool();
   // The embedder for a scope made of `texts`. Throws UseLiteError when USE-lite is needed and its
   // files are missing or damaged.
@@ -86,13 +93,6 @@ inline constexpr int kHugeScopeLexicalDim = 256;
 
 inline constexpr int kMaxRunThreads = 1024;
 
-// UseLiteOptions{} with the int8 encoder: what RunOptions (and revsum summarize, run, eval) use.
-inline UseLiteOptions Int8UseLite() {
-  UseLiteOptions options;
-  options.precision = UseLitePrecision::kInt8;
-  return options;
-}
-
 struct RunOptions {
   // Which scopes to summarise.
   bool review_scope = false;
@@ -106,7 +106,7 @@ struct RunOptions {
   // Embedder per scope (see EmbedderChoice).
   EmbedderChoice embedder = EmbedderChoice::kAuto;
   // USE-lite's options. Summarising runs the encoder in int8 by default (UseLitePrecision): about
-  // 1.7x faster end to end, dev ROUGE within noise of float32 (README, Speed).
+  // 1.6x faster end to end, dev ROUGE within noise of float32 (README, Performance).
   UseLiteOptions use_lite = Int8UseLite();
   // Tokenizer for token budgets ("300t") and token counts.
   Encoding tokenizer = Encoding::kO200kBase;

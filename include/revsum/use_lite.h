@@ -38,8 +38,9 @@ enum class UseLitePrecision {
   kFloat32,
   // The transformer's nine dense layers in int8: weights quantised per output column, each layer's
   // input per token (symmetric, 127 levels), products summed exactly in 32-bit integers (VNNI on
-  // CPUs that have it), so the bits are the same on every CPU. Attention, layer norms and the
-  // output layer stay float. Faster; embeddings close to, not equal to, kFloat32's.
+  // CPUs that have it), so these products give the same bits on every CPU. Attention, layer norms
+  // and the output layer stay float (the same bits on every CPU with FMA, last bits apart on one
+  // without, as for kFloat32). Faster; embeddings close to, not equal to, kFloat32's.
   kInt8,
 };
 

@@ -55,12 +55,13 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
                        const ReadFlags& flags, int threads, bool quiet,
                        const IngestShard& shard = {});
 
-// The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer, --threads,
-// --min-rating, --max-rating, --since, --until.
-// --encoder-precision int8|float32: USE-lite's dense layers (UseLitePrecision). Returns the
-// option so that a command can change its default.
-CLI::Option* AddPrecisionOption(CLI::App& sub, std::string* precision);
+// --encoder-precision int8|float32: USE-lite's dense layers (UseLitePrecision); the default is
+// *precision's value.
+void AddPrecisionOption(CLI::App& sub, std::string* precision);
 UseLitePrecision ParsePrecision(const std::string& precision);
+
+// The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer,
+// --encoder-precision, --threads, --min-rating, --max-rating, --since, --until.
 
 struct SummarizeFlags {
   std::string scope = "product";

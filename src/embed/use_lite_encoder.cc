@@ -37,8 +37,8 @@ struct Workspace {
   Matrix t;              // [cap, 512] scratch product
   Matrix q;              // [128, 128] scaled queries of one head
   Matrix s;              // [128, 128] attention logits / probabilities of one head
-  std::vector<int8_t> quantized;  // [cap, 1536] a dense layer's input rows quantised (int8 only)
-  std::vector<float> row_scale;   // [cap] their scales
+  std::vector<int8_t> quantized;  // [cap, 1536] an int8 layer's input rows, quantised (the
+  std::vector<float> row_scale;   // [cap] their scales; output layer is float, so cap rows do)
   int64_t pooled_capacity = 0;
   Matrix pooled;  // [batch, 512]
   Matrix u;       // [batch, 512]
@@ -71,10 +71,6 @@ struct Workspace {
       pooled_capacity = std::max<int64_t>(sequences, 2 * pooled_capacity);
       pooled.setZero(pooled_capacity, 512);
       u.setZero(pooled_capacity, 512);
-      if (static_cast<int64_t>(row_scale.size()) < pooled_capacity) {
-        quantized.assign(pooled_capacity * 1536, 0);
-        row_scale.assign(pooled_capacity, 0.0f);
-      }
     }
   }
 };

@@ -1,5 +1,5 @@
-// The USE-lite encoder's matrix product, compiled several times for different instruction sets
-// (use_lite_matmul_{avx512,avx2,base}.cc, each from use_lite_matmul.inc with its own compiler
+// The USE-lite encoder's matrix products, compiled several times for different instruction sets
+// (use_lite_matmul_{avx512vnni,avx512,avx2,base}.cc, each from use_lite_matmul.inc with its own compiler
 // flags, set in CMakeLists.txt) and chosen once at run time from what the CPU supports. So a
 // portable build (no -march=native) still runs the AVX-512 or AVX2 code on CPUs that have it.
 //
@@ -20,12 +20,13 @@ using MatMulFn = void (*)(const float* a, int64_t lda, const float* b, int64_t l
                           int64_t ldc, int64_t rows, int64_t depth, int64_t cols);
 
 // The int8 product of the quantised encoder (UseLitePrecision::kInt8). B[depth, cols] is quantised
-// once per column: q[k][j] = rint(B[k][j] / scale[j]) in [-127, 127], scale[j] = max_k |B[k][j]| /
-// 127 (0 for a zero column). Each call quantises the rows of A the same way (per row, into the
-// caller's scratch), sums the integer products exactly in 32 bits and writes
+// once per column: q[k][j] = rint(B[k][j] * (127 / m[j])) in [-127, 127] (float multiply, round
+// to nearest even), m[j] = max_k |B[k][j]|, scale[j] = m[j] / 127 (q = 0 and scale 0 for a zero
+// column). Each call quantises the rows of A the same way (per row, into the caller's scratch),
+// sums the integer products exactly in 32 bits and writes
 //   C[r][j] = float(sum_k qa[r][k] * q[k][j]) * (row_scale[r] * scale[j]).
 // Integer sums are exact, so every variant (VNNI, AVX2, scalar) gives the same bits, and a row's
-// result depends on that row only.
+// result depends on that row only. A must be finite (the encoder's layer inputs are).
 struct Int8Matrix {
   int64_t depth = 0;            // rows of B
   int64_t depth4 = 0;           // depth rounded up to a multiple of 4 (zero-padded)

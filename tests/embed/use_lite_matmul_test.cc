@@ -1,7 +1,7 @@
 // The run-time dispatched USE-lite matrix products (src/embed/use_lite_matmul.h): every variant
 // this CPU can run gives each row the same bits whatever the other rows, the FMA variants
-// (avx512vnni, avx512, avx2) agree bit for bit, and every variant's int8 product equals an exact
-// integer reference, so the choice never changes an embedding.
+// (avx512vnni, avx512, avx2) agree bit for bit, and every variant's int8 product (base included)
+// equals an exact integer reference, so the choice never changes an embedding on CPUs with FMA.
 
 #include "../../src/embed/use_lite_matmul.h"
 
@@ -143,15 +143,23 @@ std::vector<float> Int8Reference(const std::vector<float>& a, const std::vector<
   return c;
 }
 
-// Shapes that reach every path: 4-row tiles and a remainder, 64- and 16-column tiles and a
-// per-element remainder, a depth that is not a multiple of 4 or 16, a zero row.
+// Shapes that reach every path: 4-row tiles and every remainder (1, 2, 3 rows), 64- and 16-column
+// tiles and a per-element remainder, a depth that is not a multiple of 4 or 16; a zero row, and a
+// row and a column whose scale is 1 with values halfway between two levels (rounded to even).
 TEST(UseLiteMatMul, Int8VariantsEqualTheExactIntegerReference) {
   struct Shape {
     int64_t rows, depth, cols;
   };
-  for (const Shape& shape : {Shape{13, 96, 200}, Shape{7, 37, 70}, Shape{1, 1536, 512}}) {
+  for (const Shape& shape :
+       {Shape{13, 96, 200}, Shape{7, 37, 70}, Shape{10, 40, 130}, Shape{1, 1536, 512}}) {
     std::vector<float> a = Random(shape.rows * shape.depth, 5);
-    const std::vector<float> b = Random(shape.depth * shape.cols, 6);
+    std::vector<float> b = Random(shape.depth * shape.cols, 6);
+    const float ties[] = {127.0f, 0.5f, 1.5f, 2.5f, -2.5f, -0.5f, 126.5f};
+    if (shape.rows > 1) {
+      for (int64_t k = 0; k < shape.depth; ++k) a[shape.depth + k] = ties[k % 7];  // row 1
+    }
+    for (int64_t k = 0; k < shape.depth; ++k) b[k * shape.cols] = ties[(k + 3) % 7];  // column 0
+    b[0] = 127.0f;
     for (int64_t k = 0; k < shape.depth; ++k) a[k] = 0.0f;  // row 0: all zero
     const std::vector<float> want = Int8Reference(a, b, shape.rows, shape.depth, shape.cols);
     const revsum::use_lite::Int8Matrix q =
@@ -177,11 +185,19 @@ TEST(UseLiteMatMul, Int8VariantsEqualTheExactIntegerReference) {
   }
 }
 
-// Quantisation error is what 8 bits promise: within a few percent of the float product's scale.
+// Quantisation error is what 8 bits promise: the selected int8 product is within a few percent of
+// the float product's scale.
 TEST(UseLiteMatMul, Int8ProductIsCloseToTheFloatProduct) {
   const std::vector<float> a = Random(kRows * kDepth, 7), b = Random(kDepth * kCols, 8);
   const std::vector<float> exact = Product(revsum::use_lite::base::MatMul, a, b, kRows);
-  const std::vector<float> approx = Int8Reference(a, b, kRows, kDepth, kCols);
+  const revsum::use_lite::Int8Matrix q =
+      revsum::use_lite::QuantizeColumns(b.data(), kCols, kDepth, kCols);
+  std::vector<float> approx(kRows * kCols);
+  std::vector<int8_t> scratch(kRows * q.depth4);
+  std::vector<float> scales(kRows);
+  revsum::use_lite::SelectedMatMulInt8()(a.data(), kDepth, revsum::use_lite::View(q),
+                                         approx.data(), kCols, kRows, scratch.data(),
+                                         scales.data());
   double err = 0, norm = 0;
   for (size_t i = 0; i < exact.size(); ++i) {
     err += (exact[i] - approx[i]) * (exact[i] - approx[i]);
