@@ -62,7 +62,6 @@ UseLitePrecision ParsePrecision(const std::string& precision);
 
 // The summarizer's options: --scope, --budget, --product, --embedder, --tokenizer,
 // --encoder-precision, --threads, --min-rating, --max-rating, --since, --until.
-
 struct SummarizeFlags {
   std::string scope = "product";
   std::string budget = "100w";

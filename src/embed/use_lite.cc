@@ -222,8 +222,8 @@ std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& opt
   }
   impl->model = use_lite::LoadModelFiles(dir, manifest);
   impl->tokenizer = std::make_unique<use_lite::Tokenizer>(impl->model.vocab);
-  impl->encoder = std::make_unique<use_lite::Encoder>(
-      impl->model.weights, options.precision == UseLitePrecision::kInt8);
+  impl->encoder = std::make_unique<use_lite::Encoder>(impl->model.weights,
+                                                      options.precision == UseLitePrecision::kInt8);
   impl->threads = options.threads > 0
                       ? std::min(options.threads, kMaxUseLiteThreads)
                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));

@@ -37,8 +37,10 @@ struct Workspace {
   Matrix t;              // [cap, 512] scratch product
   Matrix q;              // [128, 128] scaled queries of one head
   Matrix s;              // [128, 128] attention logits / probabilities of one head
-  std::vector<int8_t> quantized;  // [cap, 1536] an int8 layer's input rows, quantised (the
-  std::vector<float> row_scale;   // [cap] their scales; output layer is float, so cap rows do)
+  // The int8 layers' input rows, quantised, and their scales (int8 encoders only use them; the
+  // float output layer never does, so cap rows are enough).
+  std::vector<int8_t> quantized;  // [cap, 1536]
+  std::vector<float> row_scale;   // [cap]
   int64_t pooled_capacity = 0;
   Matrix pooled;  // [batch, 512]
   Matrix u;       // [batch, 512]
@@ -88,8 +90,8 @@ void Dense(const Matrix& in, const Matrix& w, const Int8Matrix* q, int64_t rows,
            Workspace& ws) {
   if (q != nullptr) {
     static const Int8MatMulFn mat_mul_int8 = SelectedMatMulInt8();
-    mat_mul_int8(in.data(), in.cols(), View(*q), out.data(), out.cols(), rows,
-                 ws.quantized.data(), ws.row_scale.data());
+    mat_mul_int8(in.data(), in.cols(), View(*q), out.data(), out.cols(), rows, ws.quantized.data(),
+                 ws.row_scale.data());
     return;
   }
   static const MatMulFn mat_mul = SelectedMatMul();
@@ -203,7 +205,8 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
   Dense(ws.o0, l0.out_w, layer_q_[0].out.get(), m, ws.t, ws);
   ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l0.out_b) + ws.r.topRows(m);
 
-  auto ffn = [&](const LayerWeights& l, const QuantizedLayer& q) {  // z = y + relu(LN(y) W1 + b1) W2 + b2
+  // z = y + relu(LN(y) W1 + b1) W2 + b2
+  auto ffn = [&](const LayerWeights& l, const QuantizedLayer& q) {
     LayerNorm(ws.y.topRows(m), l.ln_ffn_gamma, l.ln_ffn_beta, w_.ln_eps, ws.h.topRows(m));
     Dense(ws.h, l.ffn1_w, q.ffn1.get(), m, ws.f, ws);
     ws.f.topRows(m) = (ws.f.topRows(m).rowwise() + l.ffn1_b).cwiseMax(0.0f);

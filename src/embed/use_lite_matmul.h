@@ -1,7 +1,7 @@
 // The USE-lite encoder's matrix products, compiled several times for different instruction sets
-// (use_lite_matmul_{avx512vnni,avx512,avx2,base}.cc, each from use_lite_matmul.inc with its own compiler
-// flags, set in CMakeLists.txt) and chosen once at run time from what the CPU supports. So a
-// portable build (no -march=native) still runs the AVX-512 or AVX2 code on CPUs that have it.
+// (use_lite_matmul_{avx512vnni,avx512,avx2,base}.cc, each from use_lite_matmul.inc with its own
+// compiler flags, set in CMakeLists.txt) and chosen once at run time from what the CPU supports. So
+// a portable build (no -march=native) still runs the AVX-512 or AVX2 code on CPUs that have it.
 //
 // Contract of every variant: C[rows, cols] = A[rows, depth] * B[depth, cols], row-major with
 // leading dimensions lda, ldb, ldc. Every element is one chain of fused multiply-adds over
@@ -28,12 +28,12 @@ using MatMulFn = void (*)(const float* a, int64_t lda, const float* b, int64_t l
 // Integer sums are exact, so every variant (VNNI, AVX2, scalar) gives the same bits, and a row's
 // result depends on that row only. A must be finite (the encoder's layer inputs are).
 struct Int8Matrix {
-  int64_t depth = 0;            // rows of B
-  int64_t depth4 = 0;           // depth rounded up to a multiple of 4 (zero-padded)
-  int64_t cols = 0;             // columns of B
-  std::vector<int8_t> packed;   // [depth4 / 4][cols][4]: q[4g + i][j] at (g * cols + j) * 4 + i
-  std::vector<float> scale;     // [cols]
-  std::vector<int32_t> col_sum; // [cols] sum over k of q[k][j] (the unsigned-offset correction)
+  int64_t depth = 0;             // rows of B
+  int64_t depth4 = 0;            // depth rounded up to a multiple of 4 (zero-padded)
+  int64_t cols = 0;              // columns of B
+  std::vector<int8_t> packed;    // [depth4 / 4][cols][4]: q[4g + i][j] at (g * cols + j) * 4 + i
+  std::vector<float> scale;      // [cols]
+  std::vector<int32_t> col_sum;  // [cols] sum over k of q[k][j] (the unsigned-offset correction)
 };
 
 // An Int8Matrix as raw pointers: what the variants read (they must not call std::vector's inline
@@ -53,8 +53,8 @@ Int8Matrix QuantizeColumns(const float* b, int64_t ldb, int64_t depth, int64_t c
 
 // C[rows, cols] = A[rows, b.depth] * B as above. scratch_q holds rows * b.depth4 bytes and
 // scratch_scale rows floats (the quantised rows of A and their scales).
-using Int8MatMulFn = void (*)(const float* a, int64_t lda, const Int8View& b, float* c,
-                              int64_t ldc, int64_t rows, int8_t* scratch_q, float* scratch_scale);
+using Int8MatMulFn = void (*)(const float* a, int64_t lda, const Int8View& b, float* c, int64_t ldc,
+                              int64_t rows, int8_t* scratch_q, float* scratch_scale);
 
 #define REVSUM_DECLARE_MATMUL(isa)                                                             \
   namespace isa {                                                                              \

@@ -33,8 +33,7 @@ std::vector<Variant> Runnable() {
   const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
                       __builtin_cpu_supports("fma");
-  if (revsum::use_lite::avx512vnni::Compiled() && avx512 &&
-      __builtin_cpu_supports("avx512vnni")) {
+  if (revsum::use_lite::avx512vnni::Compiled() && avx512 && __builtin_cpu_supports("avx512vnni")) {
     out.push_back({"avx512vnni", revsum::use_lite::avx512vnni::MatMul,
                    revsum::use_lite::avx512vnni::MatMulInt8});
   }
@@ -125,10 +124,12 @@ std::vector<float> Int8Reference(const std::vector<float>& a, const std::vector<
   };
   std::vector<float> col_max(cols, 0.0f), row_max(rows, 0.0f);
   for (int64_t k = 0; k < depth; ++k) {
-    for (int64_t j = 0; j < cols; ++j) col_max[j] = std::max(col_max[j], std::fabs(b[k * cols + j]));
+    for (int64_t j = 0; j < cols; ++j)
+      col_max[j] = std::max(col_max[j], std::fabs(b[k * cols + j]));
   }
   for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t k = 0; k < depth; ++k) row_max[r] = std::max(row_max[r], std::fabs(a[r * depth + k]));
+    for (int64_t k = 0; k < depth; ++k)
+      row_max[r] = std::max(row_max[r], std::fabs(a[r * depth + k]));
   }
   std::vector<float> c(rows * cols);
   for (int64_t r = 0; r < rows; ++r) {
@@ -168,8 +169,8 @@ TEST(UseLiteMatMul, Int8VariantsEqualTheExactIntegerReference) {
       std::vector<float> got(shape.rows * shape.cols, -1.0f);
       std::vector<int8_t> scratch(shape.rows * q.depth4);
       std::vector<float> scales(shape.rows);
-      v.int8(a.data(), shape.depth, revsum::use_lite::View(q), got.data(), shape.cols,
-             shape.rows, scratch.data(), scales.data());
+      v.int8(a.data(), shape.depth, revsum::use_lite::View(q), got.data(), shape.cols, shape.rows,
+             scratch.data(), scales.data());
       EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)), 0)
           << v.name << " " << shape.rows << "x" << shape.depth << "x" << shape.cols;
       // Each row alone gives the same bits as in the batch.
@@ -177,9 +178,8 @@ TEST(UseLiteMatMul, Int8VariantsEqualTheExactIntegerReference) {
       const int64_t last = shape.rows - 1;
       v.int8(a.data() + last * shape.depth, shape.depth, revsum::use_lite::View(q), alone.data(),
              shape.cols, 1, scratch.data(), scales.data());
-      EXPECT_EQ(std::memcmp(alone.data(), want.data() + last * shape.cols,
-                            shape.cols * sizeof(float)),
-                0)
+      EXPECT_EQ(
+          std::memcmp(alone.data(), want.data() + last * shape.cols, shape.cols * sizeof(float)), 0)
           << v.name;
     }
   }
@@ -195,9 +195,8 @@ TEST(UseLiteMatMul, Int8ProductIsCloseToTheFloatProduct) {
   std::vector<float> approx(kRows * kCols);
   std::vector<int8_t> scratch(kRows * q.depth4);
   std::vector<float> scales(kRows);
-  revsum::use_lite::SelectedMatMulInt8()(a.data(), kDepth, revsum::use_lite::View(q),
-                                         approx.data(), kCols, kRows, scratch.data(),
-                                         scales.data());
+  revsum::use_lite::SelectedMatMulInt8()(a.data(), kDepth, revsum::use_lite::View(q), approx.data(),
+                                         kCols, kRows, scratch.data(), scales.data());
   double err = 0, norm = 0;
   for (size_t i = 0; i < exact.size(); ++i) {
     err += (exact[i] - approx[i]) * (exact[i] - approx[i]);
