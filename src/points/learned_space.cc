@@ -130,14 +130,16 @@ Matrix LearnedSentenceVectors(const std::vector<std::string>& texts, const Learn
   }
   std::sort(ranked.begin(), ranked.end(), [&](int32_t a, int32_t b) {
     const double fa = freq[static_cast<size_t>(a)], fb = freq[static_cast<size_t>(b)];
-    return fa != fb ? fa > fb : unit_text[static_cast<size_t>(a)] < unit_text[static_cast<size_t>(b)];
+    return fa != fb ? fa > fb
+                    : unit_text[static_cast<size_t>(a)] < unit_text[static_cast<size_t>(b)];
   });
   if (ranked.size() > o.max_vocabulary) ranked.resize(o.max_vocabulary);
   const Eigen::Index V = static_cast<Eigen::Index>(ranked.size());
   Matrix out = Matrix::Zero(static_cast<Eigen::Index>(n), std::max<Eigen::Index>(1, o.dimensions));
   if (V < 4) return out;
   std::vector<int32_t> id(unit_text.size(), -1);  // unit index -> vocabulary index
-  for (Eigen::Index v = 0; v < V; ++v) id[static_cast<size_t>(ranked[static_cast<size_t>(v)])] = static_cast<int32_t>(v);
+  for (Eigen::Index v = 0; v < V; ++v)
+    id[static_cast<size_t>(ranked[static_cast<size_t>(v)])] = static_cast<int32_t>(v);
   std::vector<std::vector<int32_t>> seq(n);
   for (size_t i = 0; i < n; ++i) {
     for (int32_t u : units[i]) {
@@ -182,7 +184,8 @@ Matrix LearnedSentenceVectors(const std::vector<std::string>& texts, const Learn
   for (Eigen::Index col = 0; col < V; ++col) {
     M.startVec(col);
     rows.clear();
-    for (int64_t j = start[static_cast<size_t>(col)]; j < start[static_cast<size_t>(col) + 1]; ++j) {
+    for (int64_t j = start[static_cast<size_t>(col)]; j < start[static_cast<size_t>(col) + 1];
+         ++j) {
       const int32_t r = partners[static_cast<size_t>(j)];
       if (count[static_cast<size_t>(r)]++ == 0) rows.push_back(r);
     }
