@@ -77,7 +77,9 @@
 //          coverage, i.e. the signed members mostly agree):
 //          sign(l). The sentence-level signal decides first, so a complaint inside a 4-star
 //          review is still a complaint;
-//        - else ratings present (rated >= 0.5): |r| >= rating_min_mean gives sign(r), else neutral;
+//        - else ratings present (rated >= 0.5): |r| >= rating_min_mean and r - b on the same side
+//          by at least rating_min_lift give sign(r), else neutral (b = the scope's mean normalised
+//          rating: a point whose reviews rate like the rest says nothing by its ratings);
 //        - else unknown (no ratings and a text that does not say): never a silent guess.
 //      This approximates the design's o_i = sum_j A_ij v_j with the members' own weights (the
 //      rows of the consensus matrix are not kept after scoring).
@@ -285,6 +287,11 @@ struct PointsOptions {
   float lexicon_min_coverage = 0.15f;
   float lexicon_min_agreement = 0.6f;
   float rating_min_mean = 0.25f;
+  // ...and the members' mean at least this far from the scope's mean normalised rating (its
+  // rated reviews), in the same direction: a sentence found in reviews that rate like all the
+  // others says nothing the ratings can tell ("I ordered it after my aunt recommended the brand"
+  // was a 50 % praise point of a planted product whose reviews average 3.4 stars).
+  float rating_min_lift = 0.25f;
 };
 
 struct PointMember {
@@ -322,7 +329,8 @@ struct PointsInput {
 // only when a member is nearer the centroid by more than 1e-4. 3: row-space coordinates from a
 // pivoted Cholesky factorisation (a member's stored similarity may differ in the 4th decimal).
 // 4: the polar split (step 1d); faces of a typical length, without a list item's number.
-inline constexpr int kPointsVersion = 4;
+// 5: ratings decide a silent point only where they differ from the scope's (rating_min_lift).
+inline constexpr int kPointsVersion = 5;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

@@ -159,14 +159,16 @@ std::string WithoutListNumber(const std::string& text) {
   return text.substr(after);
 }
 
-Polarity Decide(const Point& p, const PointsOptions& o, double rated_share) {
+// `baseline`: the mean normalised rating of the scope's rated reviews (0 when none is rated).
+Polarity Decide(const Point& p, const PointsOptions& o, double rated_share, double baseline) {
   if (p.lexicon_coverage >= o.lexicon_min_coverage &&
       std::abs(p.lexicon) >= o.lexicon_min_agreement * p.lexicon_coverage) {
     return p.lexicon > 0 ? Polarity::kPraise : Polarity::kComplaint;
   }
   if (p.rating && rated_share >= 0.5) {
-    if (*p.rating >= o.rating_min_mean) return Polarity::kPraise;
-    if (*p.rating <= -o.rating_min_mean) return Polarity::kComplaint;
+    const double lift = *p.rating - baseline;
+    if (*p.rating >= o.rating_min_mean && lift >= o.rating_min_lift) return Polarity::kPraise;
+    if (*p.rating <= -o.rating_min_mean && lift <= -o.rating_min_lift) return Polarity::kComplaint;
     return Polarity::kNeutral;
   }
   return Polarity::kUnknown;
@@ -238,6 +240,19 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   for (size_t i = 0; i < n; ++i) {
     const int s = lexicon.Score(texts[i]);
     sign[i] = (s > 0) - (s < 0);
+  }
+
+  // What the scope's reviews rate on average: a point's ratings say something only where they
+  // differ from it (PointsOptions::rating_min_lift).
+  double baseline = 0;
+  {
+    double rated_reviews = 0;
+    for (const std::optional<double>& r : in.ratings) {
+      if (!r) continue;
+      baseline += in.scale.Normalise(*r);
+      rated_reviews += 1;
+    }
+    if (rated_reviews > 0) baseline /= rated_reviews;
   }
 
   // 1a. Leaders in decreasing attention weight.
@@ -487,7 +502,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     p.lexicon = lex / wsum;
     p.lexicon_coverage = covered / wsum;
     if (rated > 0) p.rating = rating / rated;
-    p.polarity = Decide(p, o, rated / wsum);
+    p.polarity = Decide(p, o, rated / wsum, baseline);
     // A praise or complaint is shown by a member that says it in words when there is one (the
     // highest-weight one that is not a fragment), never by one of the other sign or a flat
     // statement when a signed one exists: "价格太高" is not the face of a praise point.

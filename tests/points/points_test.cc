@@ -219,6 +219,28 @@ TEST(ComputePoints, PolarityFromRatingsWhenTheTextIsSilentAndUnknownWithout) {
   EXPECT_EQ(ComputePoints(f.Input(), TestLexicon(), o)[0].polarity, Polarity::kUnknown);
 }
 
+TEST(ComputePoints, RatingsDecideOnlyWhereTheyDifferFromTheScopes) {
+  Fixture f = MakeFixture();
+  f.texts = std::vector<std::string>(f.texts.size(), "it is a phone");
+  PointsOptions o;
+  o.threshold = 0.9f;
+  // Every review five stars: a silent point's ratings are the scope's, so they tell nothing.
+  std::vector<std::optional<double>> all_five(10, 5.0);
+  for (const Point& p : ComputePoints(f.Input(all_five), TestLexicon(), o))
+    EXPECT_EQ(p.polarity, Polarity::kNeutral) << p.text;
+  // Battery reviews 4 stars (0.5), screen reviews 5 (1.0), the other two 1 (-1): the scope's mean
+  // is 0.35, so battery (0.5, lift 0.15) is neutral and screen (lift 0.65) praise.
+  std::vector<std::optional<double>> mixed(10, 4.0);
+  for (size_t r = 5; r < 8; ++r) mixed[r] = 5.0;
+  mixed[8] = mixed[9] = 1.0;
+  const std::vector<Point> points = ComputePoints(f.Input(mixed), TestLexicon(), o);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].polarity, Polarity::kNeutral);
+  EXPECT_EQ(points[1].polarity, Polarity::kPraise);
+  o.rating_min_lift = 0;  // the absolute rule alone: 0.5 >= rating_min_mean
+  EXPECT_EQ(ComputePoints(f.Input(mixed), TestLexicon(), o)[0].polarity, Polarity::kPraise);
+}
+
 TEST(ComputePoints, AComplaintInsideAFiveStarReviewIsAComplaint) {
   Fixture f = MakeFixture();
   PointsOptions o;
