@@ -16,10 +16,12 @@
 //   4. kBareRating: after an optional [lead] connective and [rating_verb]s, a number (digits or
 //      Chinese numerals) and a [rating_unit] with at most 2 more content units: "所以打1分",
 //      "给五星", "5 stars", "I give it 5 stars"; also "N/5" and "N/10" alone.
-//   5. kDependent: starts with a [lead] connective ("其次", "所以", "但是", "also", "but", "so")
-//      and has fewer than 12 units; or starts with an [anaphor] ("it was", "this is", "这一点")
-//      and has fewer than 7 units — both only, for a sentence without CJK characters, when it
-//      has no [evaluative] word: "But the food was good." and "It is very durable." carry a
+//   5. kDependent: starts with a [back_reference] phrase, whatever its length and words: it
+//      points at the sentence before ("Not only that, but the sole came off", "Other than that",
+//      "除此之外"); or starts with a [lead] connective ("其次", "所以", "但是", "also", "but",
+//      "so") and has fewer than 12 units; or starts with an [anaphor] ("it was", "this is",
+//      "这一点") and has fewer than 7 units — both only, for a sentence without CJK characters,
+//      when it has no [evaluative] word: "But the food was good." and "It is very durable." carry a
 //      verdict on their own (dropping them cost 0.65 ROUGE-1 on Opinosis dev, measured with
 //      bench/fragments.sh), "Then it wouldn't shut off." does not; or starts with a
 //      [subordinate] conjunction ("because", "although"), has fewer than 12 units and no comma
@@ -31,10 +33,12 @@
 //      an optional "了", a number, a [duration_unit] ("天", "晚", "个月"), at most "多"/"了":
 //      "住了两天.", "用了十几天了。".
 //   7. kNone: the sentence can stand alone.
+// Apart from the rule, the [reply] section lists the markers of a merchant's reply appended to a
+// review (StartsReply): summaries and points read only the sentences before it.
 // English entries match whole words at the start (case-insensitive); Chinese entries match
 // characters. The rule is a filter for short, context-bound sentences; a long sentence is never a
 // fragment for a [lead] or [anaphor] word (reviews start many complete sentences with "But" or
-// "It was").
+// "It was"), only for a [back_reference] phrase.
 //
 // Lexicon file format (models/fragments/en.txt and zh.txt, UTF-8): '#' starts a comment line,
 // "[section]" starts a section (the names above), every other non-blank line is one entry, its
@@ -69,6 +73,7 @@ struct FragmentLexicon {
   std::vector<std::string> noise;           // substrings, e.g. "http", "&quot;"
   std::vector<std::string> filler;          // whole sentences, e.g. "我相信会的", "wow"
   std::vector<std::string> lead;            // connectives, e.g. "其次", "but"
+  std::vector<std::string> back_reference;  // e.g. "not only that", "除此之外"
   std::vector<std::string> anaphor;         // e.g. "it was", "这一点"
   std::vector<std::string> subordinate;     // e.g. "because", "although"
   std::vector<std::string> evaluative;      // English verdict words, e.g. "good", "broke"
@@ -78,6 +83,7 @@ struct FragmentLexicon {
   std::vector<std::string> not_clause_end;  // longer endings that are not clauses: "及时", "小时"
   std::vector<std::string> duration_verb;  // e.g. "住", "用"
   std::vector<std::string> duration_unit;  // e.g. "天", "晚", "个月"
+  std::vector<std::string> reply;          // where a merchant's reply starts, e.g. "宾馆反馈"
 };
 
 // Parses lexicon text into `lexicon` (appending). `source` names the text in errors. Throws
@@ -98,6 +104,24 @@ class FragmentRule {
 
   bool IsFragment(std::string_view sentence) const {
     return Classify(sentence) != FragmentReason::kNone;
+  }
+
+  // Whether `sentence` holds a [reply] marker (case-insensitive substring): the start of a
+  // merchant's answer appended to a review ("宾馆反馈 2008年7月2日 : 您好!", the shopping dump's
+  // hotel replies). That sentence and every later one of the review are the merchant's words, not
+  // the reviewer's (ReviewerSentenceCount).
+  bool StartsReply(std::string_view sentence) const;
+
+  // How many of a review's sentences, in order, come before the first that StartsReply: the
+  // reviewer's own (all of them when there is no reply).
+  template <typename Sentences, typename Text>
+  size_t ReviewerSentenceCount(const Sentences& sentences, Text text_of) const {
+    size_t n = 0;
+    for (const auto& s : sentences) {
+      if (StartsReply(text_of(s))) break;
+      ++n;
+    }
+    return n;
   }
 
   const FragmentLexicon& lexicon() const { return lexicon_; }

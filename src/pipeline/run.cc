@@ -226,6 +226,16 @@ std::string RunKey(const RunOptions& o) {
 
 namespace {
 
+// Drops from each review the sentences of a merchant's reply appended to it
+// (FragmentRule::StartsReply: the shopping dump's "宾馆反馈 2008年7月2日 ： ..." hotel answers), so
+// summaries and points read the reviewer's words only; the review itself still counts.
+void DropMerchantReplies(std::vector<StoredReview>* reviews, const FragmentRule& rule) {
+  for (StoredReview& r : *reviews) {
+    r.sentences.resize(rule.ReviewerSentenceCount(
+        r.sentences, [](const StoredSentence& s) -> std::string_view { return s.text; }));
+  }
+}
+
 // Collects the run's results and writes them; the run row is created with the head names of the
 // first scored scope (product scopes have every head, so they fix the layout).
 // A scope's summary as stored (all but run_id): the kept sentences joined, sizes in the budget's
@@ -595,11 +605,17 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     jobs.Cancel();
     results.Cancel();
   };
+  // Merchants' replies are dropped with the other text that is not a reviewer's point (fragments).
+  const std::shared_ptr<const FragmentRule> reply_rule =
+      !summarize.selector.skip_fragments ? nullptr
+      : summarize.selector.fragment_rule ? summarize.selector.fragment_rule
+                                         : DefaultFragmentRule();
   auto work = [&] {
     try {
       EmbedderPool pool(options.embedder, use_lite);
       const CostFunction worker_cost = unit == "words" ? BudgetWordCost() : cost;
       while (auto job = jobs.Pop()) {
+        if (reply_rule) DropMerchantReplies(&job->reviews, *reply_rule);
         ProductResult out;
         out.seq = job->seq;
         auto add = [&](const std::string& scope, const std::string& subject,

@@ -144,8 +144,8 @@ std::vector<std::u32string> Prepare(const std::vector<std::string>& entries) {
 }  // namespace
 
 struct FragmentRule::Compiled {
-  std::vector<std::u32string> noise, filler, lead, anaphor, subordinate, evaluative, rating_verb,
-      rating_unit, clause_end, not_clause_end, duration_verb, duration_unit;
+  std::vector<std::u32string> noise, filler, lead, back_reference, anaphor, subordinate, evaluative,
+      rating_verb, rating_unit, clause_end, not_clause_end, duration_verb, duration_unit, reply;
   // The characters a noise term can start with: ASCII ones as bits, the others sorted.
   std::bitset<128> noise_first_ascii;
   std::vector<char32_t> noise_first_other;
@@ -197,6 +197,7 @@ void ParseFragmentLexicon(std::string_view text, std::string_view source,
           {"noise", &lexicon->noise},
           {"filler", &lexicon->filler},
           {"lead", &lexicon->lead},
+          {"back_reference", &lexicon->back_reference},
           {"anaphor", &lexicon->anaphor},
           {"subordinate", &lexicon->subordinate},
           {"evaluative", &lexicon->evaluative},
@@ -205,7 +206,8 @@ void ParseFragmentLexicon(std::string_view text, std::string_view source,
           {"clause_end", &lexicon->clause_end},
           {"not_clause_end", &lexicon->not_clause_end},
           {"duration_verb", &lexicon->duration_verb},
-          {"duration_unit", &lexicon->duration_unit}};
+          {"duration_unit", &lexicon->duration_unit},
+          {"reply", &lexicon->reply}};
       section = nullptr;
       for (const auto& [n, list] : sections) {
         if (n == name) section = list;
@@ -247,6 +249,7 @@ FragmentRule::FragmentRule(FragmentLexicon lexicon) : lexicon_(std::move(lexicon
   c->filler = Prepare(lexicon_.filler);
   for (std::u32string& f : c->filler) f = WithoutSpaces(f);
   c->lead = Prepare(lexicon_.lead);
+  c->back_reference = Prepare(lexicon_.back_reference);
   c->anaphor = Prepare(lexicon_.anaphor);
   c->subordinate = Prepare(lexicon_.subordinate);
   c->evaluative = Prepare(lexicon_.evaluative);
@@ -258,7 +261,18 @@ FragmentRule::FragmentRule(FragmentLexicon lexicon) : lexicon_(std::move(lexicon
   for (std::u32string& e : c->not_clause_end) e = WithoutSpaces(e);
   c->duration_verb = Prepare(lexicon_.duration_verb);
   c->duration_unit = Prepare(lexicon_.duration_unit);
+  c->reply = Prepare(lexicon_.reply);
   compiled_ = std::move(c);
+}
+
+bool FragmentRule::StartsReply(std::string_view sentence) const {
+  const Compiled& c = *compiled_;
+  if (c.reply.empty()) return false;
+  const std::u32string norm = Normalise(DecodeUtf8(sentence));
+  for (const std::u32string& marker : c.reply) {
+    if (norm.find(marker) != std::u32string::npos) return true;
+  }
+  return false;
 }
 
 FragmentReason FragmentRule::Classify(std::string_view sentence) const {
@@ -330,6 +344,8 @@ FragmentReason FragmentRule::Classify(std::string_view sentence) const {
       }
     }
     std::u32string_view rest = norm;
+    if (StripPrefix(&rest, c.back_reference)) return FragmentReason::kDependent;
+    rest = norm;
     if (units < 12 && !verdict && StripPrefix(&rest, c.lead)) return FragmentReason::kDependent;
     rest = norm;
     if (units < 7 && !verdict && StripPrefix(&rest, c.anaphor)) return FragmentReason::kDependent;

@@ -78,5 +78,46 @@ TEST(ShortReviewsTest, FragmentsAreNotChosenWhenTheProductHasRealSentences) {
   }
 }
 
+// Strings of one column of a query on the store.
+std::vector<std::string> Column(ReviewStore& store, const char* sql) {
+  std::vector<std::string> out;
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql, -1, &st, nullptr), SQLITE_OK) << sql;
+  while (sqlite3_step(st) == SQLITE_ROW)
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  return out;
+}
+
+TEST(ShortReviewsTest, AHotelsRepliesAreNotTheReviewersWords) {
+  // The shopping dump's hotel reviews carry the hotel's answer after "宾馆反馈 <date> ："; the
+  // same thanks in every review would otherwise be the most central sentence of all.
+  const std::string reply =
+      "宾馆反馈 2008年8月12日 ： 非常感谢您对我们酒店的支持。欢迎您再次光临本酒店!";
+  TempDir dir;  // full-width commas in the text, as in the dump (an ASCII one splits a field)
+  auto store =
+      Ingest(dir,
+             "cat,review\n"
+             "酒店,房间很干净，早餐种类丰富。" +
+                 reply + "\n" + "酒店,前台服务热情周到，房间也很干净。" + reply + "\n" +
+                 "酒店,隔音效果很差，晚上很吵。" + reply + "\n" + "酒店,房间很干净，位置也方便。" +
+                 reply + "\n" + "酒店,早餐种类丰富，味道不错。\n");
+  SummarizeStore(*store, RunOptions{});
+  const auto summaries = ProductSummaries(*store);
+  ASSERT_EQ(summaries.size(), 1u);
+  const std::vector<std::string> members =
+      Column(*store, "SELECT s.text FROM point_members m JOIN sentences s ON s.id = m.sentence_id");
+  ASSERT_FALSE(members.empty());
+  for (const std::string& text : members) {
+    EXPECT_THAT(text, ::testing::Not(::testing::AnyOf(::testing::HasSubstr("感谢"),
+                                                      ::testing::HasSubstr("光临"))));
+  }
+  for (const char* words : {"宾馆反馈", "感谢", "光临"}) {
+    EXPECT_THAT(summaries[0].second, ::testing::Not(::testing::HasSubstr(words)));
+  }
+  // Nothing is lost: the store keeps the replies' sentences, only the run leaves them out.
+  EXPECT_EQ(Column(*store, "SELECT count(*) FROM sentences WHERE text LIKE '%光临%'")[0], "4");
+}
+
 }  // namespace
 }  // namespace revsum

@@ -7,6 +7,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace revsum {
 namespace {
@@ -93,6 +95,36 @@ TEST(FragmentRule, ShortSentencesThatDependOnThePreviousOne) {
   EXPECT_EQ(Why("Sometimes it works."), "none");
   EXPECT_EQ(Why("的确不错,值得购买。"), "none");
   EXPECT_EQ(Why("这是一本好书。"), "none");
+}
+
+TEST(FragmentRule, BackReferencesMakeAFragmentWhateverTheLength) {
+  // The README's boots summary had this as the face of a complaint: long, with verdict words,
+  // and still half of a thought.
+  EXPECT_EQ(Why("Not only that, but the width is so narrow that my toes went numb after an hour "
+                "of walking in them."),
+            "dependent");
+  EXPECT_EQ(Why("Other than that, I love them."), "dependent");
+  EXPECT_EQ(Why("That's why I returned it after two weeks of trying to get used to it."),
+            "dependent");
+  EXPECT_EQ(Why("除此之外,屏幕很清晰,电池也很耐用,总体来说非常满意。"), "dependent");
+  EXPECT_EQ(Why("尽管如此,我还是会推荐给朋友们,毕竟价格摆在那里。"), "dependent");
+  // The same words later in the sentence, or not as the phrase, do not count.
+  EXPECT_EQ(Why("I love them, other than that one scuff on the heel."), "none");
+  EXPECT_EQ(Why("Not only the sole but the laces broke within a month."), "none");
+  EXPECT_EQ(Why("屏幕很清晰,除此之外没什么亮点。"), "none");
+}
+
+TEST(FragmentRule, AMerchantsReplyStartsAtItsMarker) {
+  EXPECT_TRUE(Rule().StartsReply("宾馆反馈 2008年8月12日 ： 相信有了您的认同和肯定,"));
+  EXPECT_TRUE(Rule().StartsReply("非常满意!宾馆反馈 2008年8月5日 ： 非常感谢您的评价"));
+  // A reviewer's own words about replies are not a reply.
+  EXPECT_FALSE(Rule().StartsReply("客服回复慢,换个货都纠结"));
+  EXPECT_FALSE(Rule().StartsReply("补充点评 2008年8月3日 ： 早餐种类少了点"));
+  const std::vector<std::string> review = {
+      "房间很干净。", "早餐不错。", "宾馆反馈 2008年8月12日 ： 感谢您的点评。", "欢迎再次光临!"};
+  auto text = [](const std::string& s) -> std::string_view { return s; };
+  EXPECT_EQ(Rule().ReviewerSentenceCount(review, text), 2u);
+  EXPECT_EQ(Rule().ReviewerSentenceCount(std::vector<std::string>{"房间很干净。"}, text), 1u);
 }
 
 TEST(FragmentRule, ShortEnglishSentencesWithAVerdictAreNotDependent) {
