@@ -16,9 +16,10 @@
 //   4. kBareRating: after an optional [lead] connective and [rating_verb]s, a number (digits or
 //      Chinese numerals) and a [rating_unit] with at most 2 more content units: "所以打1分",
 //      "给五星", "5 stars", "I give it 5 stars"; also "N/5" and "N/10" alone.
-//   5. kDependent: starts with a [back_reference] phrase, whatever its length and words: it
-//      points at the sentence before ("Not only that, but the sole came off", "Other than that",
-//      "除此之外"); or starts with a [lead] connective ("其次", "所以", "但是", "also", "but",
+//   5. kDependent: starts with a [back_reference] phrase followed by punctuation or the end of
+//      the sentence, whatever its length and words: it points at the sentence before ("Not only
+//      that, but the sole came off", "Other than that.", "除此之外，"; not "Other than that one
+//      scuff, ..."); or starts with a [lead] connective ("其次", "所以", "但是", "also", "but",
 //      "so") and has fewer than 12 units; or starts with an [anaphor] ("it was", "this is",
 //      "这一点") and has fewer than 7 units — both only, for a sentence without CJK characters,
 //      when it has no [evaluative] word: "But the food was good." and "It is very durable." carry a
@@ -106,10 +107,12 @@ class FragmentRule {
     return Classify(sentence) != FragmentReason::kNone;
   }
 
-  // Whether `sentence` holds a [reply] marker (case-insensitive substring): the start of a
-  // merchant's answer appended to a review ("宾馆反馈 2008年7月2日 : 您好!", the shopping dump's
-  // hotel replies). That sentence and every later one of the review are the merchant's words, not
-  // the reviewer's (ReviewerSentenceCount).
+  // Whether `sentence` holds a [reply] marker (ASCII letters compared case-insensitively)
+  // followed, after spaces, by a digit or a colon: the header of a merchant's answer appended to
+  // a review ("宾馆反馈 2008年7月2日 : 您好!", the shopping dump's hotel replies; not
+  // "宾馆反馈很及时"). That sentence and every later one of the review are the merchant's words,
+  // not the reviewer's (ReviewerSentenceCount); reviewer words before the marker in the same
+  // sentence go with it.
   bool StartsReply(std::string_view sentence) const;
 
   // How many of a review's sentences, in order, come before the first that StartsReply: the

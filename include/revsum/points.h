@@ -38,9 +38,9 @@
 //         many things, which took a summary's budget by itself); for a praise or complaint point
 //         (4), the same among the members whose own sign says it, when there is one. The point's
 //         text is the representative without the number of a list item it opens
-//         ("2.屏幕颜色过渡柔和", "3、配置"). In a small scope (PointsOptions::small_scope_*), members
-//         whose cosine to the representative is below small_scope_member_min_similarity then
-//         leave the point.
+//         ("2.屏幕颜色过渡柔和", "3、配置"). In a small scope (PointsOptions::small_scope_*),
+//         members whose cosine to the representative is below small_scope_member_min_similarity
+//         then leave the point.
 //      Cosine is taken in the "cluster space":
 //        - a scope whose text is mostly CJK (CjkFraction >= learned_min_cjk): sentence vectors
 //          learned from the scope's own sentences (LearnedSentenceVectors: PPMI + truncated SVD
@@ -77,9 +77,11 @@
 //          coverage, i.e. the signed members mostly agree):
 //          sign(l). The sentence-level signal decides first, so a complaint inside a 4-star
 //          review is still a complaint;
-//        - else ratings present (rated >= 0.5): |r| >= rating_min_mean and r - b on the same side
-//          by at least rating_min_lift give sign(r), else neutral (b = the scope's mean normalised
-//          rating: a point whose reviews rate like the rest says nothing by its ratings);
+//        - else ratings present (rated >= 0.5): |r| >= rating_min_mean and a lift on the same
+//          side of at least rating_min_lift give sign(r), else neutral; lift = the mean
+//          normalised rating of the point's rated reviews minus that of the scope's rated reviews
+//          outside the point, each review once (a point whose reviews rate like the rest says
+//          nothing by its ratings; with no rated review on one side, neutral);
 //        - else unknown (no ratings and a text that does not say): never a silent guess.
 //      This approximates the design's o_i = sum_j A_ij v_j with the members' own weights (the
 //      rows of the consensus matrix are not kept after scoring).
@@ -151,7 +153,7 @@ class PolarityLexicon {
   struct Term {
     std::string text;  // lowercase
     bool ascii = false;
-    int sign = 0;                    // +1, -1, or 0 for a negator or a neutral term
+    int sign = 0;  // +1, -1, or 0 for a negator or a neutral term
     bool negator = false;
     std::vector<std::string> words;  // ASCII terms: the words
   };
@@ -287,10 +289,11 @@ struct PointsOptions {
   float lexicon_min_coverage = 0.15f;
   float lexicon_min_agreement = 0.6f;
   float rating_min_mean = 0.25f;
-  // ...and the members' mean at least this far from the scope's mean normalised rating (its
-  // rated reviews), in the same direction: a sentence found in reviews that rate like all the
-  // others says nothing the ratings can tell ("I ordered it after my aunt recommended the brand"
-  // was a 50 % praise point of a planted product whose reviews average 3.4 stars).
+  // ...and the mean normalised rating of the point's reviews at least this far from that of the
+  // scope's rated reviews outside the point (each review once), in the same direction (neutral
+  // when either side has none): a
+  // sentence found in reviews that rate like all the others says nothing the ratings can tell
+  // (书籍's 22 % "这一套书,到了之后,我一本本翻看" was praise by its ratings alone).
   float rating_min_lift = 0.25f;
 };
 
@@ -300,7 +303,7 @@ struct PointMember {
 };
 
 struct Point {
-  size_t representative = 0;  // row of the scope
+  size_t representative = 0;         // row of the scope
   std::string text;                  // the representative's text without a list item's number
   std::vector<PointMember> members;  // includes the representative; by decreasing similarity
   size_t support = 0;                // distinct reviews among members
@@ -330,7 +333,8 @@ struct PointsInput {
 // pivoted Cholesky factorisation (a member's stored similarity may differ in the 4th decimal).
 // 4: the polar split (step 1d); faces of a typical length, without a list item's number.
 // 5: ratings decide a silent point only where they differ from the scope's (rating_min_lift).
-inline constexpr int kPointsVersion = 5;
+// 6: ... from those of the scope's reviews outside the point, each review once.
+inline constexpr int kPointsVersion = 6;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

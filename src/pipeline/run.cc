@@ -605,7 +605,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     jobs.Cancel();
     results.Cancel();
   };
-  // Merchants' replies are dropped with the other text that is not a reviewer's point (fragments).
+  // Merchants' replies are dropped, on this thread before a product's size is judged, with the
+  // other text that is not a reviewer's point (fragments; kept with skip_fragments off).
   const std::shared_ptr<const FragmentRule> reply_rule =
       !summarize.selector.skip_fragments ? nullptr
       : summarize.selector.fragment_rule ? summarize.selector.fragment_rule
@@ -615,7 +616,6 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       EmbedderPool pool(options.embedder, use_lite);
       const CostFunction worker_cost = unit == "words" ? BudgetWordCost() : cost;
       while (auto job = jobs.Pop()) {
-        if (reply_rule) DropMerchantReplies(&job->reviews, *reply_rule);
         ProductResult out;
         out.seq = job->seq;
         auto add = [&](const std::string& scope, const std::string& subject,
@@ -744,6 +744,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       job.seq = k;
       job.product = products[todo[k]];
       job.reviews = std::move(batch[k - batch_first]);
+      if (reply_rule) DropMerchantReplies(&job.reviews, *reply_rule);
       job.product_scope = options.product_scope;
       job.review_scope_after = !options.review_scope ? INT64_MAX
                                : incremental         ? previous->snapshot_review_id

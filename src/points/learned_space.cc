@@ -196,6 +196,7 @@ Matrix LearnedSentenceVectors(const std::vector<std::string>& texts, const Learn
     }
   }
   M.finalize();
+  M.data().squeeze();  // reserved for every co-occurrence; holds the distinct ones
   partners = {};
   // PPMI with context-distribution smoothing (Levy, Goldberg & Dagan 2015, TACL 3: cds = 0.75).
   Eigen::VectorXd row = Eigen::VectorXd::Zero(V);

@@ -140,8 +140,8 @@ Eigen::MatrixXd ClusterSpaceGram(const Matrix& G, float centre) {
 }
 
 // A sentence without the number of the list item it opens ("2.屏幕颜色过渡柔和", "3、配置两电两充",
-// "1) Great sound"): 1-2 digits and '.', '、' or ')' (ASCII or full-width ）), then spaces, before more
-// text that does not start with a digit ("2.0版本" is not an item).
+// "1) Great sound"): 1-2 digits and '.', '、' or ')' (ASCII or full-width ）), then spaces, before
+// more text that does not start with a digit ("2.0版本" is not an item).
 std::string WithoutListNumber(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && i < 2 && text[i] >= '0' && text[i] <= '9') ++i;
@@ -149,7 +149,8 @@ std::string WithoutListNumber(const std::string& text) {
   size_t after = i;
   if (after < text.size() && (text[after] == '.' || text[after] == ')')) {
     ++after;
-  } else if (text.compare(after, 3, "\xE3\x80\x81") == 0 || text.compare(after, 3, "\xEF\xBC\x89") == 0) {
+  } else if (text.compare(after, 3, "\xE3\x80\x81") == 0 ||
+             text.compare(after, 3, "\xEF\xBC\x89") == 0) {
     after += 3;  // 、 or ）
   } else {
     return text;
@@ -159,16 +160,19 @@ std::string WithoutListNumber(const std::string& text) {
   return text.substr(after);
 }
 
-// `baseline`: the mean normalised rating of the scope's rated reviews (0 when none is rated).
-Polarity Decide(const Point& p, const PointsOptions& o, double rated_share, double baseline) {
+// `lift`: the mean normalised rating of the point's rated reviews minus that of the scope's rated
+// reviews outside it, each review once; none when either side has no rated review (the ratings
+// cannot then tell the point from the rest).
+Polarity Decide(const Point& p, const PointsOptions& o, double rated_share,
+                std::optional<double> lift) {
   if (p.lexicon_coverage >= o.lexicon_min_coverage &&
       std::abs(p.lexicon) >= o.lexicon_min_agreement * p.lexicon_coverage) {
     return p.lexicon > 0 ? Polarity::kPraise : Polarity::kComplaint;
   }
   if (p.rating && rated_share >= 0.5) {
-    const double lift = *p.rating - baseline;
-    if (*p.rating >= o.rating_min_mean && lift >= o.rating_min_lift) return Polarity::kPraise;
-    if (*p.rating <= -o.rating_min_mean && lift <= -o.rating_min_lift) return Polarity::kComplaint;
+    if (!lift) return Polarity::kNeutral;
+    if (*p.rating >= o.rating_min_mean && *lift >= o.rating_min_lift) return Polarity::kPraise;
+    if (*p.rating <= -o.rating_min_mean && *lift <= -o.rating_min_lift) return Polarity::kComplaint;
     return Polarity::kNeutral;
   }
   return Polarity::kUnknown;
@@ -242,17 +246,14 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     sign[i] = (s > 0) - (s < 0);
   }
 
-  // What the scope's reviews rate on average: a point's ratings say something only where they
-  // differ from it (PointsOptions::rating_min_lift).
-  double baseline = 0;
-  {
-    double rated_reviews = 0;
-    for (const std::optional<double>& r : in.ratings) {
-      if (!r) continue;
-      baseline += in.scale.Normalise(*r);
-      rated_reviews += 1;
-    }
-    if (rated_reviews > 0) baseline /= rated_reviews;
+  // The scope's rated reviews, summed: a point's ratings say something only where they differ
+  // from those of the reviews outside it (PointsOptions::rating_min_lift).
+  double rating_sum = 0;
+  size_t rated_reviews = 0;
+  for (const std::optional<double>& r : in.ratings) {
+    if (!r) continue;
+    rating_sum += in.scale.Normalise(*r);
+    ++rated_reviews;
   }
 
   // 1a. Leaders in decreasing attention weight.
@@ -463,8 +464,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
       for (const PointMember& m : ms) {
         if (!eligible(m.index) || m.index == face) continue;
         const bool tie = face != kNone && !nearer(m.index, face) && !nearer(face, m.index);
-        if (face == kNone || nearer(m.index, face) ||
-            (tie && face != leaders[k] && m.index < face))
+        if (face == kNone || nearer(m.index, face) || (tie && face != leaders[k] && m.index < face))
           face = m.index;
       }
       return face;
@@ -502,7 +502,20 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     p.lexicon = lex / wsum;
     p.lexicon_coverage = covered / wsum;
     if (rated > 0) p.rating = rating / rated;
-    p.polarity = Decide(p, o, rated / wsum, baseline);
+    double inside_sum = 0;
+    size_t inside = 0;
+    for (size_t r : reviews) {
+      if (r < in.ratings.size() && in.ratings[r]) {
+        inside_sum += in.scale.Normalise(*in.ratings[r]);
+        ++inside;
+      }
+    }
+    std::optional<double> lift;
+    if (inside > 0 && rated_reviews > inside) {
+      lift = inside_sum / static_cast<double>(inside) -
+             (rating_sum - inside_sum) / static_cast<double>(rated_reviews - inside);
+    }
+    p.polarity = Decide(p, o, rated / wsum, lift);
     // A praise or complaint is shown by a member that says it in words when there is one (the
     // highest-weight one that is not a fragment), never by one of the other sign or a flat
     // statement when a signed one exists: "价格太高" is not the face of a praise point.

@@ -145,7 +145,8 @@ std::vector<std::u32string> Prepare(const std::vector<std::string>& entries) {
 
 struct FragmentRule::Compiled {
   std::vector<std::u32string> noise, filler, lead, back_reference, anaphor, subordinate, evaluative,
-      rating_verb, rating_unit, clause_end, not_clause_end, duration_verb, duration_unit, reply;
+      rating_verb, rating_unit, clause_end, not_clause_end, duration_verb, duration_unit;
+  std::vector<std::string> reply;  // UTF-8, ASCII letters lower-cased
   // The characters a noise term can start with: ASCII ones as bits, the others sorted.
   std::bitset<128> noise_first_ascii;
   std::vector<char32_t> noise_first_other;
@@ -261,19 +262,68 @@ FragmentRule::FragmentRule(FragmentLexicon lexicon) : lexicon_(std::move(lexicon
   for (std::u32string& e : c->not_clause_end) e = WithoutSpaces(e);
   c->duration_verb = Prepare(lexicon_.duration_verb);
   c->duration_unit = Prepare(lexicon_.duration_unit);
-  c->reply = Prepare(lexicon_.reply);
+  for (const std::string& r : lexicon_.reply) {
+    std::string m = r;
+    for (char& ch : m) ch = static_cast<char>(Lower(static_cast<unsigned char>(ch)));
+    if (!m.empty()) c->reply.push_back(std::move(m));
+  }
   compiled_ = std::move(c);
 }
 
 bool FragmentRule::StartsReply(std::string_view sentence) const {
   const Compiled& c = *compiled_;
   if (c.reply.empty()) return false;
-  const std::u32string norm = Normalise(DecodeUtf8(sentence));
-  for (const std::u32string& marker : c.reply) {
-    if (norm.find(marker) != std::u32string::npos) return true;
+  std::string lower(sentence);
+  for (char& ch : lower) ch = static_cast<char>(Lower(static_cast<unsigned char>(ch)));
+  for (const std::string& marker : c.reply) {
+    for (size_t at = lower.find(marker); at != std::string::npos; at = lower.find(marker, at + 1)) {
+      // A header: the marker, spaces, then a date or a colon ("宾馆反馈 2008年8月12日 ："), not
+      // the marker inside a reviewer's own words ("宾馆反馈很及时").
+      std::string_view rest = std::string_view(lower).substr(at + marker.size());
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      while (rest.starts_with("\u3000")) rest.remove_prefix(3);  // ideographic space
+      if (!rest.empty() && ((rest.front() >= '0' && rest.front() <= '9') || rest.front() == ':'))
+        return true;
+      // Full-width colon and digits: EF BC 9A, EF BC 90-99.
+      if (rest.size() >= 3 && static_cast<unsigned char>(rest[0]) == 0xEF &&
+          static_cast<unsigned char>(rest[1]) == 0xBC &&
+          static_cast<unsigned char>(rest[2]) >= 0x90 &&
+          static_cast<unsigned char>(rest[2]) <= 0x9A)
+        return true;
+    }
   }
   return false;
 }
+
+namespace {
+
+// Whether the sentence opens with a [back_reference] phrase that is followed by punctuation or
+// ends the sentence: "Not only that, but ...", "Other than that." — not "Other than that one
+// scuff, ..." or "Because of this mattress ...", where the phrase names something. Compared on
+// the lower-cased text; a space in an entry matches any run of spaces.
+bool OpensWithBackReference(std::u32string_view raw, const std::vector<std::u32string>& entries) {
+  size_t start = 0;
+  while (start < raw.size() && !IsWordChar(raw[start])) ++start;
+  for (const std::u32string& e : entries) {
+    size_t i = start;
+    bool ok = true;
+    for (size_t k = 0; k < e.size() && ok; ++k) {
+      if (e[k] == ' ') {
+        if (i >= raw.size() || raw[i] != ' ') ok = false;
+        while (i < raw.size() && raw[i] == ' ') ++i;
+      } else {
+        ok = i < raw.size() && Lower(raw[i]) == e[k];
+        ++i;
+      }
+    }
+    if (!ok) continue;
+    while (i < raw.size() && (raw[i] == ' ' || raw[i] == 0x3000)) ++i;
+    if (i == raw.size() || !IsWordChar(raw[i])) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 FragmentReason FragmentRule::Classify(std::string_view sentence) const {
   const Compiled& c = *compiled_;
@@ -343,9 +393,8 @@ FragmentReason FragmentRule::Classify(std::string_view sentence) const {
         w = space == std::u32string::npos ? norm.size() : space + 1;
       }
     }
+    if (OpensWithBackReference(raw, c.back_reference)) return FragmentReason::kDependent;
     std::u32string_view rest = norm;
-    if (StripPrefix(&rest, c.back_reference)) return FragmentReason::kDependent;
-    rest = norm;
     if (units < 12 && !verdict && StripPrefix(&rest, c.lead)) return FragmentReason::kDependent;
     rest = norm;
     if (units < 7 && !verdict && StripPrefix(&rest, c.anaphor)) return FragmentReason::kDependent;

@@ -228,16 +228,16 @@ TEST(ComputePoints, RatingsDecideOnlyWhereTheyDifferFromTheScopes) {
   std::vector<std::optional<double>> all_five(10, 5.0);
   for (const Point& p : ComputePoints(f.Input(all_five), TestLexicon(), o))
     EXPECT_EQ(p.polarity, Polarity::kNeutral) << p.text;
-  // Battery reviews 4 stars (0.5), screen reviews 5 (1.0), the other two 1 (-1): the scope's mean
-  // is 0.35, so battery (0.5, lift 0.15) is neutral and screen (lift 0.65) praise.
+  // Battery reviews (0-4) 4 stars (0.5), screen reviews (5-7) 5 (1.0), the other two 4: the
+  // reviews outside battery average 0.8, so battery (0.5, lift -0.3) is neutral; those outside
+  // screen average 0.5, so screen (lift 0.5) is praise.
   std::vector<std::optional<double>> mixed(10, 4.0);
   for (size_t r = 5; r < 8; ++r) mixed[r] = 5.0;
-  mixed[8] = mixed[9] = 1.0;
   const std::vector<Point> points = ComputePoints(f.Input(mixed), TestLexicon(), o);
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points[0].polarity, Polarity::kNeutral);
   EXPECT_EQ(points[1].polarity, Polarity::kPraise);
-  o.rating_min_lift = 0;  // the absolute rule alone: 0.5 >= rating_min_mean
+  o.rating_min_lift = -2;  // the absolute rule alone: 0.5 >= rating_min_mean
   EXPECT_EQ(ComputePoints(f.Input(mixed), TestLexicon(), o)[0].polarity, Polarity::kPraise);
 }
 

