@@ -23,7 +23,10 @@
 //         then every sentence joins its most similar compatible centroid (normalised mean of the
 //         members) at cosine centroid_threshold or more. Leader clustering alone splits a
 //         paraphrase group whose leader is far from some wordings (planted "battery" 33-36 % for
-//         40 % before);
+//         40 % before); then the sentences that joined a leader in b but no centroid now (a small
+//         group merged into a big one whose centroid is far from it) lead and join points of
+//         their own among themselves, as in a and b (rescue_orphans: the planted Chinese 5 %
+//         "service" complaint had merged into the 40 % "battery" one and kept 1 of 10 reviews);
 //      d. polar split: a point whose leader is unsigned (so members of both signs could join)
 //         and that holds both praise and complaints, each from at least min_support reviews and
 //         the smaller side at least polar_split_share of its signed members, splits into a
@@ -261,6 +264,9 @@ struct PointsOptions {
   float learned_centroid_threshold = 0.3f;
   float merge_threshold = 0.4f;
   float learned_merge_threshold = 0.15f;
+  // Step 1c, at its end: sentences that joined a leader in 1b but no centroid after the refinement rounds
+  // form points of their own (leaders and members as in 1a/1b, among them only).
+  bool rescue_orphans = true;
   size_t max_leaders = 64;
   // 0 = every sentence may become a leader. A bound is no saving (each round of 1b/1c already
   // compares every sentence with every leader) and it lost opinions on big products: with 2000,
@@ -333,7 +339,8 @@ struct PointsInput {
 // pivoted Cholesky factorisation (a member's stored similarity may differ in the 4th decimal).
 // 4: the polar split (step 1d); faces of a typical length, without a list item's number.
 // 5: ratings decide a silent point only where they differ from the scope's (rating_min_lift).
-// 6: ... from those of the scope's reviews outside the point, each review once.
+// 6: ... from those of the scope's reviews outside the point, each review once; orphans of the
+// merges form points of their own (rescue_orphans).
 inline constexpr int kPointsVersion = 6;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on

@@ -82,11 +82,10 @@ TEST(PolarityLexicon, BadListNamesLine) {
 // "many" scored as 好 "good").
 TEST(PolarityLexicon, NeutralTermsScoreNothingAndHideShorterOnes) {
   PolarityLexicon lex;
-  lex.Add("[positive]\n好\ngood\n[negative]\n差\n[negator]\n不\n[neutral]\n好多\ngood luck\n",
-          "t");
+  lex.Add("[positive]\n好\ngood\n[negative]\n差\n[negator]\n不\n[neutral]\n好多\ngood luck\n", "t");
   EXPECT_EQ(lex.Score("好多人"), 0);
-  EXPECT_EQ(lex.Score("不好多"), 0);      // not a negated 好
-  EXPECT_EQ(lex.Score("好多不差"), 1);    // the neutral term does not block the negator after it
+  EXPECT_EQ(lex.Score("不好多"), 0);    // not a negated 好
+  EXPECT_EQ(lex.Score("好多不差"), 1);  // the neutral term does not block the negator after it
   EXPECT_EQ(lex.Score("Good luck with that"), 0);
   EXPECT_EQ(lex.Score("good value"), 1);
   const PolarityLexicon shipped = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
@@ -358,8 +357,8 @@ TEST(ComputePoints, AnUnsignedLeadersMixedPointSplitsIntoPraiseAndComplaints) {
   ASSERT_EQ(points.size(), 1u);
   EXPECT_EQ(points[0].support, 7u);
   // A side under the share does not split: 3 praising against 1 complaining at 0.3.
-  const std::vector<std::string> few = {"the battery", "battery great 1", "battery great 2",
-                                        "battery great 3", "battery bad 1", "battery bad 2"};
+  const std::vector<std::string> few = {"the battery",     "battery great 1", "battery great 2",
+                                        "battery great 3", "battery bad 1",   "battery bad 2"};
   Matrix S2;
   Weights w2;
   o.polar_split_share = 0.45;
@@ -417,6 +416,45 @@ TEST(ComputePoints, SplitParaphraseGroupsMergeByAverageLinkage) {
   o.refine_rounds = 2;
   o.merge_threshold = o.centroid_threshold = 0.45f;
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 3u);
+}
+
+TEST(ComputePoints, AGroupAMergeLeavesBehindGetsAPointOfItsOwn) {
+  // Six rows along x (reviews 0-5) and three along a direction at cosine 0.1 to x (reviews 6-8).
+  // Average linkage 0.1 merges the two at merge threshold 0.1; the merged centroid is at cosine
+  // about 0.52 to the three, below the centroid threshold 0.6, so the reassignment drops them.
+  std::vector<std::string> texts;
+  Matrix S(9, 2);
+  const float c = 0.1f, s = std::sqrt(1 - c * c);
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(9, 1.0f / 9);
+  PointsInput in;
+  for (int i = 0; i < 9; ++i) {
+    texts.push_back("sentence " + std::to_string(i));
+    if (i < 6) {
+      S.row(i) << 1, 0;
+    } else {
+      S.row(i) << c, s;
+    }
+    in.review_of.push_back(static_cast<size_t>(i));
+  }
+  in.texts = &texts;
+  in.review_count = 9;
+  in.embeddings = &S;
+  in.weights = &w;
+  PointsOptions o;
+  o.small_scope_reviews = 0;
+  o.threshold = 0.9f;
+  o.merge_threshold = 0.1f;
+  o.centroid_threshold = 0.6f;
+  std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].support, 6u);
+  EXPECT_EQ(points[1].support, 3u);
+  EXPECT_EQ(points[1].text, "sentence 6");
+  o.rescue_orphans = false;  // before: the three were in no point
+  points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].support, 6u);
 }
 
 // The learned space (Chinese): sentences about the battery in different words are closer to each
