@@ -200,10 +200,12 @@ std::string RunKey(const RunOptions& o) {
       << ";exact=" << sc.max_exact_consensus << ";lambda=" << se.lambda
       << ";dup=" << se.duplicate_threshold << ";alpha=" << se.cost_exponent
       << ";min_words=" << se.min_words << ";max_share=" << se.max_budget_share
-      << ";min_max=" << se.min_max_words << ";fill=" << se.fill_budget << ";fragments="
-      << (se.skip_fragments ? DataFilesKey({(ModelsDir() / "fragments" / "en.txt").string(),
-                                            (ModelsDir() / "fragments" / "zh.txt").string()})
-                            : std::string("kept"))
+      << ";min_max=" << se.min_max_words << ";fill=" << se.fill_budget
+      << ";fragments="
+      // The lists choose points' faces even when the selector keeps fragments.
+      << DataFilesKey({(ModelsDir() / "fragments" / "en.txt").string(),
+                       (ModelsDir() / "fragments" / "zh.txt").string()})
+      << (se.skip_fragments ? "" : ";fragments_kept")
       << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths())
       << ";points=" << kPointsVersion;
   // Only a set filter is named, so unfiltered runs keep the keys (and incremental re-runs) of
