@@ -99,6 +99,23 @@ void Dense(const Matrix& in, const Matrix& w, const Int8Matrix* q, int64_t rows,
           w.cols());
 }
 
+// Sum of f(j) for j in [0, n), in double, over kLanes interleaved partial sums added in a fixed
+// order: the lanes vectorise (one serial chain of n additions did not), and the order, hence the
+// result, is the same on every CPU.
+template <typename F>
+double LaneSum(int64_t n, F f) {
+  constexpr int64_t kLanes = 8;
+  double lane[kLanes] = {};
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    for (int64_t k = 0; k < kLanes; ++k) lane[k] += f(j + k);
+  }
+  for (; j < n; ++j) lane[j % kLanes] += f(j);
+  double sum = 0;
+  for (int64_t k = 0; k < kLanes; ++k) sum += lane[k];
+  return sum;
+}
+
 // LayerNorm over the last axis (SPEC.md §3.3): (gamma * rsqrt(var + eps)) * (x - mean) + beta,
 // biased variance. Statistics accumulate in double; the result is float32 as in the graph.
 template <typename In, typename Out>
@@ -107,14 +124,12 @@ void LayerNorm(const In& x, const RowVector& gamma, const RowVector& beta, float
   for (int64_t i = 0; i < x.rows(); ++i) {
     const float* xi = &x(i, 0);
     float* yi = &y(i, 0);
-    double sum = 0;
-    for (int64_t j = 0; j < cols; ++j) sum += xi[j];
+    const double sum = LaneSum(cols, [xi](int64_t j) { return static_cast<double>(xi[j]); });
     const float mean = static_cast<float>(sum / cols);
-    double sq = 0;
-    for (int64_t j = 0; j < cols; ++j) {
+    const double sq = LaneSum(cols, [xi, mean](int64_t j) {
       const float d = xi[j] - mean;
-      sq += static_cast<double>(d) * d;
-    }
+      return static_cast<double>(d) * d;
+    });
     const float var = static_cast<float>(sq / cols);
     const float inv = 1.0f / std::sqrt(var + eps);
     for (int64_t j = 0; j < cols; ++j) yi[j] = (gamma[j] * inv) * (xi[j] - mean) + beta[j];
