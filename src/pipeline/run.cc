@@ -230,11 +230,21 @@ namespace {
 
 // Drops from each review the sentences of a merchant's reply appended to it
 // (FragmentRule::StartsReply: the shopping dump's "宾馆反馈 2008年7月2日 ： ..." hotel answers), so
-// summaries and points read the reviewer's words only; the review itself still counts.
+// summaries and points read the reviewer's words only; the review itself still counts, and its
+// text (what a summary's tokens_in measures) ends where the reply's first sentence begins.
 void DropMerchantReplies(std::vector<StoredReview>* reviews, const FragmentRule& rule) {
   for (StoredReview& r : *reviews) {
-    r.sentences.resize(rule.ReviewerSentenceCount(
-        r.sentences, [](const StoredSentence& s) -> std::string_view { return s.text; }));
+    const size_t kept = rule.ReviewerSentenceCount(
+        r.sentences, [](const StoredSentence& s) -> std::string_view { return s.text; });
+    if (kept == r.sentences.size()) continue;
+    // StoredSentence::begin counts code points; find its byte offset (the text is valid UTF-8).
+    const int32_t cut = r.sentences[kept].begin;
+    size_t byte = 0;
+    for (int32_t points = 0; byte < r.text.size(); ++byte) {
+      if ((static_cast<unsigned char>(r.text[byte]) & 0xC0) != 0x80 && points++ == cut) break;
+    }
+    r.text.resize(byte);
+    r.sentences.resize(kept);
   }
 }
 

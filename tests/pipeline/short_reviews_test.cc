@@ -115,6 +115,21 @@ TEST(ShortReviewsTest, AHotelsRepliesAreNotTheReviewersWords) {
   for (const char* words : {"宾馆反馈", "感谢", "光临"}) {
     EXPECT_THAT(summaries[0].second, ::testing::Not(::testing::HasSubstr(words)));
   }
+  // The summary's input size counts the reviewer's words only: as a store without the replies.
+  {
+    TempDir plain_dir;
+    auto plain = Ingest(plain_dir,
+                        "cat,review\n"
+                        "酒店,房间很干净，早餐种类丰富。\n"
+                        "酒店,前台服务热情周到，房间也很干净。\n"
+                        "酒店,隔音效果很差，晚上很吵。\n"
+                        "酒店,房间很干净，位置也方便。\n"
+                        "酒店,早餐种类丰富，味道不错。\n");
+    SummarizeStore(*plain, RunOptions{});
+    const char* sizes =
+        "SELECT units_in || ' ' || tokens_in FROM summaries WHERE scope = 'product'";
+    EXPECT_EQ(Column(*store, sizes), Column(*plain, sizes));
+  }
   // Nothing is lost: the store keeps the replies' sentences, only the run leaves them out.
   EXPECT_EQ(Column(*store, "SELECT count(*) FROM sentences WHERE text LIKE '%光临%'")[0], "4");
 }
