@@ -261,20 +261,38 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return w.final(a) > w.final(b); });
-  std::vector<size_t> leaders;
-  const size_t scan = o.max_scan > 0 ? std::min(n, o.max_scan) : n;
-  for (size_t k = 0; k < scan && leaders.size() < o.max_leaders; ++k) {
-    const size_t i = order[k];
-    if (fragment(i) || X.row(i).squaredNorm() == 0) continue;
-    bool near = false;
-    for (size_t l : leaders) {
-      if (sign[i] * sign[l] >= 0 && X.row(i).dot(X.row(l)) >= threshold) {
-        near = true;
-        break;
+  // The first `scan` sentences of `order` that pass `eligible`, are no fragment nor a zero row,
+  // and are below `threshold` to every sign-compatible leader so far; at most `limit`.
+  auto pick_leaders = [&](size_t scan, size_t limit, const auto& eligible) {
+    std::vector<size_t> picked;
+    for (size_t k = 0; k < scan && picked.size() < limit; ++k) {
+      const size_t i = order[k];
+      if (!eligible(i) || fragment(i) || X.row(i).squaredNorm() == 0) continue;
+      bool near = false;
+      for (size_t l : picked) {
+        if (sign[i] * sign[l] >= 0 && X.row(i).dot(X.row(l)) >= threshold) {
+          near = true;
+          break;
+        }
       }
+      if (!near) picked.push_back(i);
     }
-    if (!near) leaders.push_back(i);
-  }
+    return picked;
+  };
+  // Which of K candidates sentence i joins (K = none) and its similarity: its own point when it
+  // leads one, else the most similar sign-compatible one at `at_least` or more (the last of ties).
+  auto choose = [&](size_t i, size_t K, float at_least, const auto& leader_of,
+                    const auto& similarity) {
+    std::pair<size_t, float> best{K, at_least};
+    for (size_t k = 0; k < K; ++k) {
+      const float sim = similarity(k);
+      if (leader_of(k) == i) return std::pair<size_t, float>{k, sim};
+      if (sign[i] * sign[leader_of(k)] >= 0 && sim >= best.second) best = {k, sim};
+    }
+    return best;
+  };
+  std::vector<size_t> leaders = pick_leaders(o.max_scan > 0 ? std::min(n, o.max_scan) : n,
+                                             o.max_leaders, [](size_t) { return true; });
   if (leaders.empty()) leaders.push_back(order[0]);  // every sentence a fragment: still one point
 
   // 1b. Members: each sentence joins its most similar compatible leader at or above the
@@ -288,20 +306,11 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     const Eigen::MatrixXf sims = X * centres.topRows(static_cast<Eigen::Index>(K)).transpose();
     members.assign(K, {});
     for (size_t i = 0; i < n; ++i) {
-      size_t best = K;
-      float best_sim = at_least;
-      for (size_t k = 0; k < K; ++k) {
-        const float sim = sims(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k));
-        if (leaders[k] == i) {  // a leader always belongs to its own point
-          best = k;
-          best_sim = sim;
-          break;
-        }
-        if (sign[i] * sign[leaders[k]] >= 0 && sim >= best_sim) {
-          best = k;
-          best_sim = sim;
-        }
-      }
+      const auto [best, best_sim] = choose(
+          i, K, at_least, [&](size_t k) { return leaders[k]; },
+          [&](size_t k) {
+            return sims(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k));
+          });
       if (best < K) members[best].push_back({i, best_sim});
     }
   };
@@ -395,36 +404,16 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     std::vector<bool> placed(n, false);
     for (const std::vector<PointMember>& ms : members)
       for (const PointMember& m : ms) placed[m.index] = true;
-    std::vector<size_t> orphan_leaders;
-    for (size_t i : order) {
-      if (placed[i] || !first_placed[i] || fragment(i) || X.row(i).squaredNorm() == 0) continue;
-      bool near = false;
-      for (size_t l : orphan_leaders) {
-        if (sign[i] * sign[l] >= 0 && X.row(i).dot(X.row(l)) >= threshold) {
-          near = true;
-          break;
-        }
-      }
-      if (!near) orphan_leaders.push_back(i);
-    }
-    std::vector<std::vector<PointMember>> orphan_members(orphan_leaders.size());
+    auto orphan = [&](size_t i) { return !placed[i] && first_placed[i]; };
+    const std::vector<size_t> orphan_leaders = pick_leaders(n, n, orphan);
+    const size_t K = orphan_leaders.size();
+    std::vector<std::vector<PointMember>> orphan_members(K);
     for (size_t i = 0; i < n; ++i) {
-      if (placed[i] || !first_placed[i]) continue;
-      size_t best = orphan_leaders.size();
-      float best_sim = threshold;
-      for (size_t k = 0; k < orphan_leaders.size(); ++k) {
-        const float sim = X.row(i).dot(X.row(orphan_leaders[k]));
-        if (orphan_leaders[k] == i) {
-          best = k;
-          best_sim = sim;
-          break;
-        }
-        if (sign[i] * sign[orphan_leaders[k]] >= 0 && sim >= best_sim) {
-          best = k;
-          best_sim = sim;
-        }
-      }
-      if (best < orphan_leaders.size()) orphan_members[best].push_back({i, best_sim});
+      if (!orphan(i)) continue;
+      const auto [best, best_sim] = choose(
+          i, K, threshold, [&](size_t k) { return orphan_leaders[k]; },
+          [&](size_t k) { return X.row(i).dot(X.row(orphan_leaders[k])); });
+      if (best < K) orphan_members[best].push_back({i, best_sim});
     }
     for (size_t k = 0; k < orphan_leaders.size(); ++k) {
       leaders.push_back(orphan_leaders[k]);

@@ -273,13 +273,20 @@ FragmentRule::FragmentRule(FragmentLexicon lexicon) : lexicon_(std::move(lexicon
 bool FragmentRule::StartsReply(std::string_view sentence) const {
   const Compiled& c = *compiled_;
   if (c.reply.empty()) return false;
-  std::string lower(sentence);
-  for (char& ch : lower) ch = static_cast<char>(Lower(static_cast<unsigned char>(ch)));
+  // Lower-cased (a copy only when there is an ASCII capital: this runs on every sentence read).
+  std::string copy;
+  std::string_view lower = sentence;
+  if (std::any_of(sentence.begin(), sentence.end(),
+                  [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
+    copy.assign(sentence);
+    for (char& ch : copy) ch = static_cast<char>(Lower(static_cast<unsigned char>(ch)));
+    lower = copy;
+  }
   for (const std::string& marker : c.reply) {
     for (size_t at = lower.find(marker); at != std::string::npos; at = lower.find(marker, at + 1)) {
       // A header: the marker, spaces, then a date or a colon ("宾馆反馈 2008年8月12日 ："), not
       // the marker inside a reviewer's own words ("宾馆反馈很及时").
-      std::string_view rest = std::string_view(lower).substr(at + marker.size());
+      std::string_view rest = lower.substr(at + marker.size());
       while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
       while (rest.starts_with("\u3000")) rest.remove_prefix(3);  // ideographic space
       if (!rest.empty() && ((rest.front() >= '0' && rest.front() <= '9') || rest.front() == ':'))
