@@ -200,6 +200,17 @@ class ReviewStore {
   // Adds a review and its sentences. Returns false, and stores nothing, when a review with the
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
+  // What AddReview computes from a review before it touches the database: its content hash and
+  // the indexed form of each sentence that FtsIndexText changes (empty where the sentence's own
+  // text is indexed). Pure, so ingest's segmentation workers prepare it off the writer thread.
+  struct PreparedReview {
+    uint64_t content_hash = 0;
+    std::vector<std::string> fts_texts;  // parallel to the sentences, or empty when none changes
+  };
+  static PreparedReview Prepare(const Review& review, const std::vector<Sentence>& sentences);
+  // AddReview with `prepared` = Prepare(review, sentences).
+  bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences,
+                 const PreparedReview& prepared);
   // Keeps a rejected record. Its identity is its content (reason and raw bytes; reason and line
   // when it has no raw bytes): the same bad record from another path is stored once, a new bad
   // record at a reused path and line is kept.

@@ -40,6 +40,8 @@ struct Batch {
   uint64_t seq = 0;
   std::vector<Record> records;
   std::vector<std::vector<Sentence>> sentences;  // parallel to records
+  // Parallel to records: the store's hash and index forms, computed off the writer thread.
+  std::vector<ReviewStore::PreparedReview> prepared;
   std::vector<char> other_shard;                 // parallel to records: left to another shard
   uint64_t bytes_after = 0;                      // reader position after the batch
   Format format = Format::kAuto;                 // the reader's format once it has started
@@ -221,6 +223,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
       SentenceSegmenter segmenter(options.segment);
       while (auto batch = todo.Pop()) {
         batch->sentences.resize(batch->records.size());
+        batch->prepared.resize(batch->records.size());
         batch->other_shard.assign(batch->records.size(), 0);
         for (size_t i = 0; i < batch->records.size(); ++i) {
           Record& record = batch->records[i];
@@ -234,6 +237,8 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
                   SegmentReview(*record.review, options, segmenter, &batch->sentences[i])) {
             record.review.reset();
             record.reject = std::move(reject);
+          } else {
+            batch->prepared[i] = ReviewStore::Prepare(*record.review, batch->sentences[i]);
           }
         }
         if (!done.Push(std::move(*batch))) break;  // cancelled
@@ -299,7 +304,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
           if (b.other_shard[i]) {
             ++counts.other_shard;
           } else if (b.records[i].review) {
-            if (store.AddReview(source_id, *b.records[i].review, b.sentences[i])) {
+            if (store.AddReview(source_id, *b.records[i].review, b.sentences[i], b.prepared[i])) {
               ++counts.ingested;
               counts.sentences += b.sentences[i].size();
             } else {

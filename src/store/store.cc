@@ -486,8 +486,26 @@ void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ing
   Flush();
 }
 
+ReviewStore::PreparedReview ReviewStore::Prepare(const Review& review,
+                                                 const std::vector<Sentence>& sentences) {
+  PreparedReview prepared;
+  prepared.content_hash = ReviewContentHash(review);
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    if (FtsIndexTextIsText(sentences[i].text)) continue;
+    prepared.fts_texts.resize(sentences.size());
+    prepared.fts_texts[i] = FtsIndexText(sentences[i].text);
+  }
+  return prepared;
+}
+
 bool ReviewStore::AddReview(int64_t source_id, const Review& review,
                             const std::vector<Sentence>& sentences) {
+  return AddReview(source_id, review, sentences, Prepare(review, sentences));
+}
+
+bool ReviewStore::AddReview(int64_t source_id, const Review& review,
+                            const std::vector<Sentence>& sentences,
+                            const PreparedReview& prepared) {
   Begin();
   Statements& s = *stmts_;
   int64_t product_id;
@@ -513,11 +531,12 @@ bool ReviewStore::AddReview(int64_t source_id, const Review& review,
       .BindStatic(6, review.title)
       .BindStatic(7, review.text)
       .Bind(8, review.time)
-      .Bind(9, static_cast<int64_t>(ReviewContentHash(review)))
+      .Bind(9, static_cast<int64_t>(prepared.content_hash))
       .Run();
   if (sqlite3_changes(db_) == 0) return false;  // already stored
   int64_t review_id = sqlite3_last_insert_rowid(db_);
-  for (const Sentence& sentence : sentences) {
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    const Sentence& sentence = sentences[i];
     s.add_sentence.Bind(1, review_id)
         .Bind(2, int64_t{sentence.index})
         .Bind(3, int64_t{sentence.begin})
@@ -525,9 +544,8 @@ bool ReviewStore::AddReview(int64_t source_id, const Review& review,
         .BindStatic(5, sentence.text)
         .Bind(6, sentence.tokens >= 0 ? std::optional<int64_t>(sentence.tokens) : std::nullopt)
         .Run();
-    std::string spaced;
-    std::string_view fts_text = sentence.text;
-    if (!FtsIndexTextIsText(fts_text)) fts_text = spaced = FtsIndexText(fts_text);
+    const bool spaced = i < prepared.fts_texts.size() && !prepared.fts_texts[i].empty();
+    const std::string_view fts_text = spaced ? prepared.fts_texts[i] : sentence.text;
     s.add_fts.Bind(1, static_cast<int64_t>(sqlite3_last_insert_rowid(db_)))
         .BindStatic(2, fts_text)
         .Run();
