@@ -34,7 +34,6 @@ struct Workspace {
   Matrix y;              // [cap, 512] attention block output
   Matrix z;              // [cap, 512] layer output
   Matrix f;              // [cap, 1536] FFN hidden
-  Matrix t;              // [cap, 512] scratch product
   Matrix q;              // [128, 128] scaled queries of one head
   Matrix s;              // [128, 128] attention logits / probabilities of one head
   // The int8 layers' input rows, quantised, and their scales (int8 encoders only use them; the
@@ -58,8 +57,7 @@ struct Workspace {
                              {&r, 512},
                              {&y, 512},
                              {&z, 512},
-                             {&f, 1536},
-                             {&t, 512}}) {
+                             {&f, 1536}}) {
         m->setZero(capacity, cols);
       }
       quantized.assign(capacity * 1536, 0);
@@ -82,21 +80,33 @@ WorkspacePtr NewWorkspace() { return WorkspacePtr(new Workspace); }
 
 namespace {
 
-// out[0:rows] = in[0:rows] * w, on the top rows of the workspace matrices: in float (the
-// variant chosen for this CPU, use_lite_matmul.h) or, when q is given, in int8 with q the
-// quantised w. Every variant keeps each output row independent of the other rows, which makes
-// embeddings independent of batching.
+// out[0:rows] = in[0:rows] * w, then the epilogue (bias, ReLU, residual: use_lite_matmul.h), on
+// the top rows of the workspace matrices: in float (the variant chosen for this CPU) or, when q
+// is given, in int8 with q the quantised w. Every variant keeps each output row independent of the
+// other rows, which makes embeddings independent of batching.
 void Dense(const Matrix& in, const Matrix& w, const Int8Matrix* q, int64_t rows, Matrix& out,
-           Workspace& ws) {
+           Workspace& ws, const Epilogue& epilogue = {}) {
   if (q != nullptr) {
     static const Int8MatMulFn mat_mul_int8 = SelectedMatMulInt8();
     mat_mul_int8(in.data(), in.cols(), View(*q), out.data(), out.cols(), rows, ws.quantized.data(),
-                 ws.row_scale.data());
+                 ws.row_scale.data(), epilogue);
     return;
   }
   static const MatMulFn mat_mul = SelectedMatMul();
   mat_mul(in.data(), in.cols(), w.data(), w.cols(), out.data(), out.cols(), rows, w.rows(),
-          w.cols());
+          w.cols(), epilogue);
+}
+
+// The epilogue that adds `bias`, then applies ReLU when `relu`, then adds `residual`'s rows.
+Epilogue Then(const RowVector& bias, bool relu = false, const Matrix* residual = nullptr) {
+  Epilogue e;
+  e.bias = bias.data();
+  e.relu = relu;
+  if (residual != nullptr) {
+    e.add = residual->data();
+    e.ld_add = residual->cols();
+  }
+  return e;
 }
 
 // Sum of f(j) for j in [0, n), in double, over kLanes interleaved partial sums added in a fixed
@@ -212,32 +222,27 @@ void Encoder::Forward(const std::vector<const std::vector<int>*>& ids, Workspace
   // ---- Layer 0 (256 -> 512) ----
   const LayerWeights& l0 = w_.layers[0];
   LayerNorm(ws.x0.topRows(m), l0.ln_attn_gamma, l0.ln_attn_beta, w_.ln_eps, ws.h0.topRows(m));
-  Dense(ws.h0, l0.qkv_w, layer_q_[0].qkv.get(), m, ws.qkv0, ws);
-  ws.qkv0.topRows(m).rowwise() += l0.qkv_b;
-  Dense(ws.x0, w_.res_w, res_q_.get(), m, ws.r, ws);  // AdjustResidualInput on LN's input
-  ws.r.topRows(m).rowwise() += w_.res_b;
+  Dense(ws.h0, l0.qkv_w, layer_q_[0].qkv.get(), m, ws.qkv0, ws, Then(l0.qkv_b));
+  // AdjustResidualInput on LN's input
+  Dense(ws.x0, w_.res_w, res_q_.get(), m, ws.r, ws, Then(w_.res_b));
   Attention(l0, offsets, lengths, ws);
-  Dense(ws.o0, l0.out_w, layer_q_[0].out.get(), m, ws.t, ws);
-  ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l0.out_b) + ws.r.topRows(m);
+  Dense(ws.o0, l0.out_w, layer_q_[0].out.get(), m, ws.y, ws, Then(l0.out_b, false, &ws.r));
 
   // z = y + relu(LN(y) W1 + b1) W2 + b2
   auto ffn = [&](const LayerWeights& l, const QuantizedLayer& q) {
     LayerNorm(ws.y.topRows(m), l.ln_ffn_gamma, l.ln_ffn_beta, w_.ln_eps, ws.h.topRows(m));
-    Dense(ws.h, l.ffn1_w, q.ffn1.get(), m, ws.f, ws);
-    ws.f.topRows(m) = (ws.f.topRows(m).rowwise() + l.ffn1_b).cwiseMax(0.0f);
-    Dense(ws.f, l.ffn2_w, q.ffn2.get(), m, ws.t, ws);
-    ws.z.topRows(m) = ws.y.topRows(m) + (ws.t.topRows(m).rowwise() + l.ffn2_b);
+    Dense(ws.h, l.ffn1_w, q.ffn1.get(), m, ws.f, ws, Then(l.ffn1_b, true));
+    // z = (t + b2) + y, which is y + (t + b2): float addition commutes
+    Dense(ws.f, l.ffn2_w, q.ffn2.get(), m, ws.z, ws, Then(l.ffn2_b, false, &ws.y));
   };
   ffn(l0, layer_q_[0]);
 
   // ---- Layer 1 (512) ----
   const LayerWeights& l1 = w_.layers[1];
   LayerNorm(ws.z.topRows(m), l1.ln_attn_gamma, l1.ln_attn_beta, w_.ln_eps, ws.h.topRows(m));
-  Dense(ws.h, l1.qkv_w, layer_q_[1].qkv.get(), m, ws.qkv1, ws);
-  ws.qkv1.topRows(m).rowwise() += l1.qkv_b;
+  Dense(ws.h, l1.qkv_w, layer_q_[1].qkv.get(), m, ws.qkv1, ws, Then(l1.qkv_b));
   Attention(l1, offsets, lengths, ws);
-  Dense(ws.o1, l1.out_w, layer_q_[1].out.get(), m, ws.t, ws);
-  ws.y.topRows(m) = (ws.t.topRows(m).rowwise() + l1.out_b) + ws.z.topRows(m);
+  Dense(ws.o1, l1.out_w, layer_q_[1].out.get(), m, ws.y, ws, Then(l1.out_b, false, &ws.z));
   ffn(l1, layer_q_[1]);
 
   // ---- Masked mean pooling, tanh dense, L2 normalisation ----

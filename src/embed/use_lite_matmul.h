@@ -16,8 +16,21 @@
 
 namespace revsum::use_lite {
 
+// What a product does to each element before storing it, in this order, each step optional:
+//   v = product[r][j]; v = v + bias[j]; v = max(v, 0) (as Eigen's cwiseMax(0.0f): -0 stays -0);
+//   v = v + add[r * ld_add + j]
+// in float, one rounding per step: the same bits as the separate passes over C that it replaces
+// (a dense layer's bias, ReLU and residual connection), without reading and writing C again.
+struct Epilogue {
+  const float* bias = nullptr;  // [cols]
+  bool relu = false;
+  const float* add = nullptr;  // [rows, ld_add]
+  int64_t ld_add = 0;
+};
+
 using MatMulFn = void (*)(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
-                          int64_t ldc, int64_t rows, int64_t depth, int64_t cols);
+                          int64_t ldc, int64_t rows, int64_t depth, int64_t cols,
+                          const Epilogue& epilogue);
 
 // The int8 product of the quantised encoder (UseLitePrecision::kInt8). B[depth, cols] is quantised
 // once per column: q[k][j] = rint(B[k][j] * (127 / m[j])) in [-127, 127] (float multiply, round
@@ -51,19 +64,21 @@ inline Int8View View(const Int8Matrix& m) {
 // Quantises B[depth, cols] (row-major, leading dimension ldb) as Int8Matrix describes.
 Int8Matrix QuantizeColumns(const float* b, int64_t ldb, int64_t depth, int64_t cols);
 
-// C[rows, cols] = A[rows, b.depth] * B as above. scratch_q holds rows * b.depth4 bytes and
-// scratch_scale rows floats (the quantised rows of A and their scales).
+// C[rows, cols] = A[rows, b.depth] * B as above, then the epilogue. scratch_q holds
+// rows * b.depth4 bytes and scratch_scale rows floats (the quantised rows of A and their scales).
 using Int8MatMulFn = void (*)(const float* a, int64_t lda, const Int8View& b, float* c, int64_t ldc,
-                              int64_t rows, int8_t* scratch_q, float* scratch_scale);
+                              int64_t rows, int8_t* scratch_q, float* scratch_scale,
+                              const Epilogue& epilogue);
 
 #define REVSUM_DECLARE_MATMUL(isa)                                                             \
   namespace isa {                                                                              \
   /* True when this file was compiled with the flags of its instruction set. */                \
   bool Compiled();                                                                             \
   void MatMul(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc, \
-              int64_t rows, int64_t depth, int64_t cols);                                      \
+              int64_t rows, int64_t depth, int64_t cols, const Epilogue& epilogue);            \
   void MatMulInt8(const float* a, int64_t lda, const Int8View& b, float* c, int64_t ldc,       \
-                  int64_t rows, int8_t* scratch_q, float* scratch_scale);                      \
+                  int64_t rows, int8_t* scratch_q, float* scratch_scale,                       \
+                  const Epilogue& epilogue);                                                   \
   }
 REVSUM_DECLARE_MATMUL(avx512vnni)
 REVSUM_DECLARE_MATMUL(avx512)

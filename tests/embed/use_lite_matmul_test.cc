@@ -64,7 +64,7 @@ constexpr int64_t kRows = 13, kDepth = 96, kCols = 200;
 std::vector<float> Product(MatMulFn fn, const std::vector<float>& a, const std::vector<float>& b,
                            int64_t rows) {
   std::vector<float> c(rows * kCols, -1.0f);
-  fn(a.data(), kDepth, b.data(), kCols, c.data(), kCols, rows, kDepth, kCols);
+  fn(a.data(), kDepth, b.data(), kCols, c.data(), kCols, rows, kDepth, kCols, {});
   return c;
 }
 
@@ -170,14 +170,14 @@ TEST(UseLiteMatMul, Int8VariantsEqualTheExactIntegerReference) {
       std::vector<int8_t> scratch(shape.rows * q.depth4);
       std::vector<float> scales(shape.rows);
       v.int8(a.data(), shape.depth, revsum::use_lite::View(q), got.data(), shape.cols, shape.rows,
-             scratch.data(), scales.data());
+             scratch.data(), scales.data(), {});
       EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)), 0)
           << v.name << " " << shape.rows << "x" << shape.depth << "x" << shape.cols;
       // Each row alone gives the same bits as in the batch.
       std::vector<float> alone(shape.cols);
       const int64_t last = shape.rows - 1;
       v.int8(a.data() + last * shape.depth, shape.depth, revsum::use_lite::View(q), alone.data(),
-             shape.cols, 1, scratch.data(), scales.data());
+             shape.cols, 1, scratch.data(), scales.data(), {});
       EXPECT_EQ(
           std::memcmp(alone.data(), want.data() + last * shape.cols, shape.cols * sizeof(float)), 0)
           << v.name;
@@ -196,11 +196,62 @@ TEST(UseLiteMatMul, Int8ProductIsCloseToTheFloatProduct) {
   std::vector<int8_t> scratch(kRows * q.depth4);
   std::vector<float> scales(kRows);
   revsum::use_lite::SelectedMatMulInt8()(a.data(), kDepth, revsum::use_lite::View(q), approx.data(),
-                                         kCols, kRows, scratch.data(), scales.data());
+                                         kCols, kRows, scratch.data(), scales.data(), {});
   double err = 0, norm = 0;
   for (size_t i = 0; i < exact.size(); ++i) {
     err += (exact[i] - approx[i]) * (exact[i] - approx[i]);
     norm += exact[i] * exact[i];
   }
   EXPECT_LT(std::sqrt(err / norm), 0.02);
+}
+
+// The epilogue (bias, ReLU, residual) gives the bits of the separate passes it replaces, in every
+// variant, float and int8, on tiles and on the per-element columns alike.
+TEST(UseLiteMatMul, EpilogueEqualsTheSeparatePasses) {
+  const std::vector<float> a = Random(kRows * kDepth, 11), b = Random(kDepth * kCols, 12);
+  std::vector<float> bias = Random(kCols, 13);
+  const std::vector<float> residual = Random(kRows * (kCols + 3), 14);
+  const revsum::use_lite::Int8Matrix q =
+      revsum::use_lite::QuantizeColumns(b.data(), kCols, kDepth, kCols);
+  std::vector<int8_t> scratch(kRows * q.depth4);
+  std::vector<float> scales(kRows);
+  for (const Variant& v : Runnable()) {
+    for (const bool int8 : {false, true}) {
+      std::vector<float> plain(kRows * kCols);
+      auto product = [&](float* c, const revsum::use_lite::Epilogue& e) {
+        if (int8) {
+          v.int8(a.data(), kDepth, revsum::use_lite::View(q), c, kCols, kRows, scratch.data(),
+                 scales.data(), e);
+        } else {
+          v.fn(a.data(), kDepth, b.data(), kCols, c, kCols, kRows, kDepth, kCols, e);
+        }
+      };
+      product(plain.data(), {});
+      bias[5] = -plain[kCols + 5];  // an element the bias cancels exactly, at ReLU's edge
+      for (const bool relu : {false, true}) {
+        for (const bool add : {false, true}) {
+          revsum::use_lite::Epilogue e;
+          e.bias = bias.data();
+          e.relu = relu;
+          if (add) {
+            e.add = residual.data();
+            e.ld_add = kCols + 3;
+          }
+          std::vector<float> want(plain);
+          for (int64_t r = 0; r < kRows; ++r) {
+            for (int64_t j = 0; j < kCols; ++j) {
+              float x = want[r * kCols + j] + bias[j];
+              if (relu) x = std::max(x, 0.0f);  // Eigen's cwiseMax(0.0f)
+              if (add) x = x + residual[r * (kCols + 3) + j];
+              want[r * kCols + j] = x;
+            }
+          }
+          std::vector<float> got(kRows * kCols, -1.0f);
+          product(got.data(), e);
+          EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)), 0)
+              << v.name << (int8 ? " int8" : " float") << " relu=" << relu << " add=" << add;
+        }
+      }
+    }
+  }
 }
