@@ -6,18 +6,24 @@
 //   FLOP/s       - useful model arithmetic (2 x multiply-adds of the dense layers, attention and
 //                  output layer, counted from the real token counts), for comparing with peak
 // bench/use_lite_vs_numpy.sh runs this and the numpy reference on the same sentences.
+// BM_Int8Kernel times the int8 matrix product alone (the variant this CPU selects) on the
+// encoder's five weight shapes, and BM_VpdpbusdPeak the rate at which this CPU retires VPDPBUSD
+// (24 independent accumulators in registers): its OP/s is the kernel's ceiling.
 //
 //   build/use_lite_bench [--benchmark_filter=...] [REVSUM_USE_LITE_THREADS=n in the environment]
 
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../src/embed/use_lite_matmul.h"
 #include "revsum/use_lite.h"
 
 namespace {
@@ -113,6 +119,81 @@ void BM_UseLiteInt8Batch32(benchmark::State& state) {
   EmbedBatches(state, 32, 0, revsum::UseLitePrecision::kInt8);
 }
 
+// The int8 product alone: rows x depth times depth x cols for the encoder's five weight shapes
+// (L0 qkv, L0 out and residual, FFN in, FFN out, L1 out), random values, OP/s = 2 x multiply-adds.
+void BM_Int8Kernel(benchmark::State& state) {
+  const int64_t rows = state.range(0);
+  const int64_t shapes[][2] = {{256, 768}, {256, 512}, {512, 1536}, {1536, 512}, {512, 512}};
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal;
+  struct Case {
+    revsum::use_lite::Int8Matrix b;
+    std::vector<float> a, c;
+  };
+  std::vector<Case> cases;
+  double macs = 0;
+  for (const auto& shape : shapes) {
+    Case k;
+    std::vector<float> b(shape[0] * shape[1]);
+    for (float& x : b) x = normal(rng);
+    k.b = revsum::use_lite::QuantizeColumns(b.data(), shape[1], shape[0], shape[1]);
+    k.a.resize(rows * shape[0]);
+    for (float& x : k.a) x = normal(rng);
+    k.c.resize(rows * shape[1]);
+    macs += static_cast<double>(rows * shape[0] * shape[1]);
+    cases.push_back(std::move(k));
+  }
+  std::vector<int8_t> scratch(rows * 1536);
+  std::vector<float> scales(rows);
+  const revsum::use_lite::Int8MatMulFn product = revsum::use_lite::SelectedMatMulInt8();
+  double done = 0;
+  for (auto _ : state) {
+    for (Case& k : cases) {
+      product(k.a.data(), k.b.depth, revsum::use_lite::View(k.b), k.c.data(), k.b.cols, rows,
+              scratch.data(), scales.data(), {});
+      benchmark::DoNotOptimize(k.c.data());
+    }
+    done += 2 * macs;
+  }
+  state.counters["OP/s"] = benchmark::Counter(done, benchmark::Counter::kIsRate);
+  state.SetLabel(revsum::use_lite::SelectedMatMulName());
+}
+
+// VPDPBUSD on zmm registers, 24 independent accumulators: 64 multiply-adds (128 OP) an instruction.
+__attribute__((target("avx512f,avx512vnni"))) void VpdpbusdLoop(int64_t rounds) {
+  asm volatile(
+      "vpxord %%zmm0, %%zmm0, %%zmm0\n"
+      "vpternlogd $0xff, %%zmm30, %%zmm30, %%zmm30\n"
+      "vpternlogd $0xff, %%zmm31, %%zmm31, %%zmm31\n"
+      "1:\n"
+      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23\n"
+      "vpdpbusd %%zmm31, %%zmm30, %%zmm\\r\n"
+      ".endr\n"
+      "dec %0\n"
+      "jnz 1b\n"
+      : "+r"(rounds)
+      :
+      : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19",
+        "xmm20", "xmm21", "xmm22", "xmm23", "xmm30", "xmm31");
+}
+void BM_VpdpbusdPeak(benchmark::State& state) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512vnni")) {
+    state.SkipWithError("this CPU has no AVX512-VNNI");
+    return;
+  }
+  constexpr int64_t kRounds = 1 << 20;
+  double done = 0;
+  for (auto _ : state) {
+    VpdpbusdLoop(kRounds);
+    done += 128.0 * 24 * kRounds;
+  }
+  state.counters["OP/s"] = benchmark::Counter(done, benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(BM_Int8Kernel)->Arg(416)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_VpdpbusdPeak)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_UseLiteBatch1)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_UseLiteBatch32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_UseLiteBatch32Cached)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
