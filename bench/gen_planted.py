@@ -13,7 +13,7 @@ review that carries a complaint gets 4 stars in about a quarter of the cases, so
 polarity cannot come from the stars alone. --no-ratings leaves them out.
 
 Usage: gen_planted.py OUT_DIR [--lang en|zh|both] [--products 2] [--reviews 200] [--seed 1]
-                      [--no-ratings] [--heldout]
+                      [--no-ratings] [--heldout | --blind]
 Deterministic for a seed. Written for revsum; no third-party text.
 """
 import argparse
@@ -180,6 +180,46 @@ ZH_HELDOUT = {
     ],
 }
 
+# A third Chinese set (--blind): written for revsum by a helper who saw the wordings above, to
+# avoid them, but not the aspect terms of models/polarity/zh.txt (which another helper wrote
+# without seeing any of these wordings), so that neither was fitted to the other.
+ZH_BLIND = {
+    "battery": [
+        "这电池真拉胯，刷会儿视频就见底了。",
+        "电量哗哗地往下掉，根本不经用。",
+        "早上出门满电，下午电量就报警了。",
+        "续航真心拉垮，撑不到下班。",
+        "电池是硬伤，充电器得随身带着。",
+        "看两集剧电就没了，太坑了。",
+        "电池不抗用，一天到晚找插座。",
+        "这续航简直了，充电比用的时间还长。",
+        "唯一不满意就是电池，太不经用。",
+        "待机一晚上掉了三十多的电，太离谱。",
+    ],
+    "screen": [
+        "屏幕太好看了，一眼就爱上。",
+        "这屏幕绝了，看剧超爽。",
+        "屏幕通透得很，黑色也很纯。",
+        "屏幕细节满满，照片看着跟真的一样。",
+        "显示效果没得挑，色彩特别讨喜。",
+        "大屏看着真过瘾，画面超清楚。",
+        "屏幕是最大亮点，清楚又鲜亮。",
+        "大太阳底下屏幕也看得很清楚。",
+        "屏幕素质很高，看着一点不累眼。",
+        "这块屏真香，追剧打游戏都很爽。",
+    ],
+    "service": [
+        "客服就会复制粘贴，问题一个没解决。",
+        "售后一直踢皮球，来回折腾好几天。",
+        "客服语气特别不耐烦，体验极差。",
+        "找售后维修，对方一副爱修不修的样子。",
+        "客服全是机器人回复，找不到真人。",
+        "问个问题被客服怼回来，太气人了。",
+        "售后说好给我回电，结果一直没等到。",
+        "客服只会说抱歉，啥事也不管。",
+    ],
+}
+
 ZH_FILLER_TEMPLATES = [
     "这是{m}买给{s}的礼物。",
     "{d}收到的，包装是普通纸箱。",
@@ -220,11 +260,11 @@ def rating_for(rng, polarities):
     return rng.choice([3, 4, 5])
 
 
-def write_dump(out_dir, lang, products, reviews, seed, ratings, heldout=False):
+def write_dump(out_dir, lang, products, reviews, seed, ratings, heldout=False, blind=False):
     rng = random.Random(f"{seed}-{lang}")
     opinions = EN_OPINIONS if lang == "en" else ZH_OPINIONS
-    if heldout:
-        held = EN_HELDOUT if lang == "en" else ZH_HELDOUT
+    if heldout or blind:
+        held = ZH_BLIND if blind else EN_HELDOUT if lang == "en" else ZH_HELDOUT
         opinions = [(key, polarity, held[key]) for key, polarity, _ in opinions]
     path = os.path.join(out_dir, f"planted_{lang}.jsonl")
     truth = {}
@@ -265,13 +305,17 @@ def main():
     ap.add_argument("--no-ratings", action="store_true")
     ap.add_argument("--heldout", action="store_true",
                     help="say the opinions in the held-out wordings (EN_HELDOUT, ZH_HELDOUT)")
+    ap.add_argument("--blind", action="store_true",
+                    help="Chinese only: say the opinions in the blind wordings (ZH_BLIND)")
     a = ap.parse_args()
+    if a.blind and (a.heldout or a.lang != "zh"):
+        ap.error("--blind is a Chinese set (--lang zh) and excludes --heldout")
     if a.products < 1 or a.reviews < 20:
         ap.error("--products must be >= 1 and --reviews >= 20")
     os.makedirs(a.out_dir, exist_ok=True)
     for lang in (["en", "zh"] if a.lang == "both" else [a.lang]):
         print(write_dump(a.out_dir, lang, a.products, a.reviews, a.seed, not a.no_ratings,
-                         a.heldout))
+                         a.heldout, a.blind))
 
 
 if __name__ == "__main__":

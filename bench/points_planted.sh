@@ -2,11 +2,11 @@
 # Support and polarity of points on dumps with planted opinions (bench/gen_planted.py, issue 8).
 #
 # For each language (en, zh), seed, with and without ratings, and with the generator's own and its
-# held-out wordings (--heldout): generates 2 products x 200 reviews, runs revsum into a temporary
-# store and prints, per planted opinion, the point that holds most of its sentences (from
-# point_evidence): its share against the planted one, its polarity, how many of its members are
-# the opinion's, and how many other points hold some of it. "ok" = within 5 points, right
-# polarity. Ends with the count of ok lines per configuration.
+# held-out wordings (--heldout; Chinese also the --blind set): generates 2 products x 200 reviews,
+# runs revsum into a temporary store and prints, per planted opinion, the point that holds most of
+# its sentences (from point_evidence): its share against the planted one, its polarity, how many of
+# its members are the opinion's, and how many other points hold some of it. "ok" = within 5
+# points, right polarity. Ends with the count of ok lines per configuration.
 #
 # Usage: bench/points_planted.sh [SEEDS...]   (default: 7 3 11); REVSUM=path/to/revsum to override;
 # REVIEWS (default 200) and PRODUCTS (default 2) set the shape, e.g. REVIEWS=5000 PRODUCTS=1 for big
@@ -21,7 +21,7 @@ products=${PRODUCTS:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for lang in ${LANGS:-en zh}; do
-  for words in "" --heldout; do
+  for words in "" --heldout $([ "$lang" = zh ] && echo --blind); do
     for rated in "" --no-ratings; do
       ok=0
       total=0
@@ -61,11 +61,11 @@ for product, entry in json.load(open(truth_path, encoding='utf-8')).items():
               f"{len(hits) - 1} other points hold some)")
 PY
 )
-        echo "$out" | sed "s/^/$lang${words:+ heldout}${rated:+ unrated} seed $seed: /"
+        echo "$out" | sed "s/^/$lang${words:+ ${words#--}}${rated:+ unrated} seed $seed: /"
         ok=$((ok + $(echo "$out" | grep -c '^ok' || true)))
         total=$((total + $(echo "$out" | wc -l)))
       done
-      echo "== $lang${words:+ heldout}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity"
+      echo "== $lang${words:+ ${words#--}}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity"
     done
   done
 done

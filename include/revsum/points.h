@@ -48,8 +48,11 @@
 //        - a scope whose text is mostly CJK (CjkFraction >= learned_min_cjk): sentence vectors
 //          learned from the scope's own sentences (LearnedSentenceVectors: PPMI + truncated SVD
 //          over CJK characters and bigrams, SIF sums; polarity words down-weighted, since the
-//          sign is checked apart), with the learned_* thresholds. USE-lite maps Chinese to its
-//          unknown piece and character bigrams do not see paraphrases;
+//          sign is checked apart), with the learned_* thresholds, and each sentence's aspects
+//          (the aspect terms it names, PolarityLexicon::Aspects) appended with weight
+//          learned_aspect_weight. USE-lite maps Chinese to its unknown piece, character bigrams
+//          do not see paraphrases, and the product's own co-occurrences cannot join wordings
+//          that share no characters;
 //        - a scope of few reviews (small_scope_reviews): S centred (PointsOptions::centre) with
 //          the small_scope_* thresholds;
 //        - otherwise S itself, or only its last `cluster_columns` columns renormalised (for the
@@ -132,8 +135,9 @@ struct RatingScale {
 // The scale of ratings observed in [lo, hi]; `labels_only` when every rating was 0 or 1.
 RatingScale DetectRatingScale(double lo, double hi, bool labels_only);
 
-// Polarity word lists (models/polarity/<lang>.txt). Format: UTF-8; '#' starts a comment line;
-// sections "[positive]", "[negative]", "[negator]", "[neutral]"; one term per line. Terms made of
+// Polarity word lists (models/polarity/<lang>.txt), and aspect terms (zh-aspects.txt). Format:
+// UTF-8; '#' starts a comment line; sections "[positive]", "[negative]", "[negator]",
+// "[neutral]" and "[aspect:<name>]" (Aspects, below); one term per line. Terms made of
 // ASCII are matched as lowercase word sequences ("stopped working"); other terms (Chinese) as
 // substrings. Longest match first; a matched term's text is consumed. A negator within 3 words
 // (ASCII) or ending at most 2 characters (CJK) before a term flips its sign. A neutral term
@@ -146,31 +150,50 @@ class PolarityLexicon {
   void Add(std::string_view text, std::string_view origin);
   // Loads every file of `paths` (throws naming a file that cannot be read).
   static PolarityLexicon Load(const std::vector<std::string>& paths);
-  // The default lists: <models>/polarity/en.txt and zh.txt.
+  // The default lists: <models>/polarity/en.txt, zh.txt and zh-aspects.txt.
   static std::vector<std::string> DefaultPaths();
   // sum of +1 / -1 over the terms found (after negation).
   int Score(std::string_view sentence) const;
   bool empty() const { return positive_.empty() && negative_.empty(); }
+  // Aspect terms (sections "[aspect:<name>]", models/polarity/zh.txt): what a sentence is about,
+  // not how it judges it. The aspects whose terms occur in `sentence` (indexes into
+  // aspect_names(), ascending, each once); matched like the polarity terms, apart from them:
+  // longest term first at each position and its text consumed, so 卫生间 ("bathroom": room) is
+  // not 卫生 ("hygiene": cleanliness).
+  std::vector<int> Aspects(std::string_view sentence) const;
+  const std::vector<std::string>& aspect_names() const { return aspect_names_; }
 
  private:
   struct Term {
     std::string text;  // lowercase
     bool ascii = false;
-    int sign = 0;  // +1, -1, or 0 for a negator or a neutral term
+    int sign = 0;  // +1, -1, or 0 for a negator, a neutral or an aspect term
     bool negator = false;
     std::vector<std::string> words;  // ASCII terms: the words
+    int aspect = -1;                 // aspect terms: index into aspect_names_
   };
-  // Rebuilds the indexes below after terms were added (Add).
-  void Index();
+  // The terms of one kind (polarity terms, aspect terms), longest first, indexed so that a
+  // position is tried only against the terms that can match there, in that order (the first hit
+  // is the same as a scan of all terms): ASCII terms by their first word; other terms by their
+  // first two bytes, and the one-byte ones (last in that order) by their byte.
+  struct TermIndex {
+    std::vector<Term> ascii, cjk;
+    std::unordered_map<std::string, std::vector<uint32_t>> ascii_by_first_word;
+    std::unordered_map<uint16_t, std::vector<uint32_t>> cjk_by_first_bytes;
+    std::unordered_map<unsigned char, std::vector<uint32_t>> cjk_one_byte;
+    void Add(const Term& t);
+    void Build();  // after Add: sorts and indexes
+    // Longest term first at each position, its text consumed: on_ascii(term, first word) for
+    // each match among `words` (lowercase ASCII words), then, when `s` is not all ASCII,
+    // on_cjk(term, byte offset) for each substring match in `s`.
+    template <typename OnAscii, typename OnCjk>
+    void Scan(std::string_view s, const std::vector<std::string>& words, OnAscii&& on_ascii,
+              OnCjk&& on_cjk) const;
+  };
 
   std::vector<Term> positive_, negative_, negators_, neutral_;
-  std::vector<Term> ascii_terms_, cjk_terms_;  // all terms, longest first
-  // Score looks at a position only the terms that can match there, in the order above (so the
-  // first hit is the same as a scan of all terms): ASCII terms by their first word; other terms
-  // by their first two bytes, and the one-byte ones (last in that order) by their byte.
-  std::unordered_map<std::string, std::vector<uint32_t>> ascii_by_first_word_;
-  std::unordered_map<uint16_t, std::vector<uint32_t>> cjk_by_first_bytes_;
-  std::unordered_map<unsigned char, std::vector<uint32_t>> cjk_one_byte_;
+  TermIndex polar_, aspects_;
+  std::vector<std::string> aspect_names_;
 };
 
 // Sentence vectors learned from the scope's own sentences, for scopes where the sentence
@@ -246,6 +269,12 @@ struct PointsOptions {
   double learned_min_cjk = 0.5;
   float learned_threshold = 0.5f;
   LearnedSpaceOptions learned;
+  // Weight g of the aspect block appended to the learned space (PolarityLexicon::Aspects; the
+  // sentence's aspects as a unit vector times g, then the row renormalised): two sentences naming
+  // one aspect gain g^2 / (1 + g^2) of cosine even when they share no other unit (电池容量太小 and
+  // 续航能力很弱: the product's own co-occurrences cannot join wordings they never saw together).
+  // 0 = off.
+  float learned_aspect_weight = 0.5f;
   // Refinement rounds: each point's members are re-chosen by cosine to the normalised mean of
   // its members (its centroid) at or above centroid_threshold (in the learned space:
   // learned_centroid_threshold); a centroid is closer to every paraphrase than one leader is.
@@ -340,8 +369,9 @@ struct PointsInput {
 // 4: the polar split (step 1d); faces of a typical length, without a list item's number.
 // 5: ratings decide a silent point only where they differ from the scope's (rating_min_lift).
 // 6: ... from those of the scope's reviews outside the point, each review once; orphans of the
-// merges form points of their own (rescue_orphans).
-inline constexpr int kPointsVersion = 6;
+// merges form points of their own (rescue_orphans). 7: the learned space's aspect block
+// (learned_aspect_weight).
+inline constexpr int kPointsVersion = 7;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

@@ -141,6 +141,7 @@ std::vector<std::string> SplitWords(const std::string& term) {
 void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
   std::vector<Term>* section = nullptr;
   int sign = 0;
+  int aspect = -1;
   size_t line_no = 0;
   size_t pos = 0;
   while (pos <= text.size()) {
@@ -155,6 +156,7 @@ void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
                                problem);
     };
     if (line.front() == '[') {
+      aspect = -1;
       if (line == "[positive]") {
         section = &positive_, sign = 1;
       } else if (line == "[negative]") {
@@ -163,39 +165,104 @@ void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
         section = &negators_, sign = 0;
       } else if (line == "[neutral]") {
         section = &neutral_, sign = 0;
+      } else if (line.rfind("[aspect:", 0) == 0 && line.back() == ']' && line.size() > 9) {
+        const std::string name = line.substr(8, line.size() - 9);
+        const auto known = std::find(aspect_names_.begin(), aspect_names_.end(), name);
+        aspect = static_cast<int>(known - aspect_names_.begin());
+        if (known == aspect_names_.end()) aspect_names_.push_back(name);
+        section = nullptr, sign = 0;
       } else {
-        fail("unknown section " + line + " (positive, negative, negator, neutral)");
+        fail("unknown section " + line + " (positive, negative, negator, neutral, aspect:<name>)");
       }
       continue;
     }
-    if (!section) fail("term outside a section: " + line);
-    Term t{Lower(line), IsAscii(line), sign, section == &negators_, {}};
+    if (!section && aspect < 0) fail("term outside a section: " + line);
+    Term t{Lower(line), IsAscii(line), sign, section == &negators_, {}, aspect};
     if (t.ascii) t.words = SplitWords(t.text);
-    section->push_back(t);
-    (t.ascii ? ascii_terms_ : cjk_terms_).push_back(t);
+    if (aspect >= 0) {
+      aspects_.Add(t);
+    } else {
+      section->push_back(t);
+      polar_.Add(t);
+    }
   }
+  polar_.Build();
+  aspects_.Build();
+}
+
+void PolarityLexicon::TermIndex::Add(const Term& t) { (t.ascii ? ascii : cjk).push_back(t); }
+
+void PolarityLexicon::TermIndex::Build() {
   auto longest_first = [](const Term& a, const Term& b) {
     return a.text.size() != b.text.size() ? a.text.size() > b.text.size() : a.text < b.text;
   };
-  std::stable_sort(ascii_terms_.begin(), ascii_terms_.end(), longest_first);
-  std::stable_sort(cjk_terms_.begin(), cjk_terms_.end(), longest_first);
-  Index();
+  std::stable_sort(ascii.begin(), ascii.end(), longest_first);
+  std::stable_sort(cjk.begin(), cjk.end(), longest_first);
+  ascii_by_first_word.clear();
+  cjk_by_first_bytes.clear();
+  cjk_one_byte.clear();
+  for (uint32_t k = 0; k < ascii.size(); ++k) {
+    if (!ascii[k].words.empty()) ascii_by_first_word[ascii[k].words[0]].push_back(k);
+  }
+  for (uint32_t k = 0; k < cjk.size(); ++k) {
+    const std::string& t = cjk[k].text;
+    if (t.size() >= 2) {
+      cjk_by_first_bytes[FirstTwoBytes(t, 0)].push_back(k);
+    } else if (t.size() == 1) {
+      cjk_one_byte[static_cast<unsigned char>(t[0])].push_back(k);
+    }
+  }
 }
 
-void PolarityLexicon::Index() {
-  ascii_by_first_word_.clear();
-  cjk_by_first_bytes_.clear();
-  cjk_one_byte_.clear();
-  for (uint32_t k = 0; k < ascii_terms_.size(); ++k) {
-    if (!ascii_terms_[k].words.empty()) ascii_by_first_word_[ascii_terms_[k].words[0]].push_back(k);
-  }
-  for (uint32_t k = 0; k < cjk_terms_.size(); ++k) {
-    const std::string& t = cjk_terms_[k].text;
-    if (t.size() >= 2) {
-      cjk_by_first_bytes_[FirstTwoBytes(t, 0)].push_back(k);
-    } else if (t.size() == 1) {
-      cjk_one_byte_[static_cast<unsigned char>(t[0])].push_back(k);
+template <typename OnAscii, typename OnCjk>
+void PolarityLexicon::TermIndex::Scan(std::string_view s, const std::vector<std::string>& words,
+                                      OnAscii&& on_ascii, OnCjk&& on_cjk) const {
+  for (size_t i = 0; i < words.size();) {
+    const Term* hit = nullptr;
+    const auto candidates = ascii_by_first_word.find(words[i]);
+    if (candidates != ascii_by_first_word.end()) {
+      for (const uint32_t k : candidates->second) {
+        const std::vector<std::string>& tw = ascii[k].words;
+        if (i + tw.size() <= words.size() &&
+            std::equal(tw.begin(), tw.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) {
+          hit = &ascii[k];
+          break;
+        }
+      }
     }
+    if (!hit) {
+      ++i;
+      continue;
+    }
+    on_ascii(*hit, i);
+    i += hit->words.size();
+  }
+  if (cjk.empty() || IsAscii(s)) return;
+  for (size_t i = 0; i < s.size();) {
+    const Term* hit = nullptr;
+    auto first_hit = [&](const std::vector<uint32_t>& candidates) {
+      for (const uint32_t k : candidates) {
+        if (s.substr(i, cjk[k].text.size()) == cjk[k].text) {
+          hit = &cjk[k];
+          return;
+        }
+      }
+    };
+    if (i + 2 <= s.size()) {
+      const auto two = cjk_by_first_bytes.find(FirstTwoBytes(s, i));
+      if (two != cjk_by_first_bytes.end()) first_hit(two->second);
+    }
+    if (!hit) {
+      const auto one = cjk_one_byte.find(static_cast<unsigned char>(s[i]));
+      if (one != cjk_one_byte.end()) first_hit(one->second);
+    }
+    if (!hit) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      continue;
+    }
+    on_cjk(*hit, i);
+    i += hit->text.size();
   }
 }
 
@@ -217,83 +284,48 @@ std::vector<std::string> PolarityLexicon::DefaultPaths() {
   } catch (const ModelsError&) {
     base = "<no models folder: set REVSUM_MODELS_DIR>/polarity";
   }
-  return {base + "/en.txt", base + "/zh.txt"};
+  return {base + "/en.txt", base + "/zh.txt", base + "/zh-aspects.txt"};
 }
 
 int PolarityLexicon::Score(std::string_view sentence) const {
   int score = 0;
-  // ASCII words: longest term first at each position; negators within 3 words before flip.
-  const std::vector<std::string> words = AsciiWords(sentence);
+  // ASCII words: a negator within 3 words before a term flips it.
   size_t last_negator = SIZE_MAX;
-  for (size_t i = 0; i < words.size();) {
-    size_t matched = 0;
-    int sign = 0;
-    bool negator = false;
-    const auto candidates = ascii_by_first_word_.find(words[i]);
-    if (candidates != ascii_by_first_word_.end()) {
-      for (const uint32_t k : candidates->second) {
-        const std::vector<std::string>& tw = ascii_terms_[k].words;
-        if (i + tw.size() > words.size()) continue;
-        if (std::equal(tw.begin(), tw.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) {
-          matched = tw.size();
-          sign = ascii_terms_[k].sign;
-          negator = ascii_terms_[k].negator;
-          break;
-        }
-      }
-    }
-    if (matched == 0) {
-      ++i;
-      continue;
-    }
-    if (negator) {
-      last_negator = i + matched - 1;
-    } else if (sign != 0) {
+  auto on_ascii = [&](const Term& t, size_t i) {
+    if (t.negator) {
+      last_negator = i + t.words.size() - 1;
+    } else if (t.sign != 0) {
       const bool negated = last_negator != SIZE_MAX && i - last_negator <= 3;
-      score += negated ? -sign : sign;
+      score += negated ? -t.sign : t.sign;
       last_negator = SIZE_MAX;
     }
-    i += matched;
-  }
-  // Other scripts (Chinese): substrings, longest first; a negator ending at most 2 characters
-  // (6 bytes of CJK) before the term flips it.
-  if (!cjk_terms_.empty() && !IsAscii(sentence)) {
-    std::string s(sentence);
-    size_t negator_end = std::string::npos;
-    for (size_t i = 0; i < s.size();) {
-      const Term* hit = nullptr;
-      auto first_hit = [&](const std::vector<uint32_t>& candidates) {
-        for (const uint32_t k : candidates) {
-          if (s.compare(i, cjk_terms_[k].text.size(), cjk_terms_[k].text) == 0) {
-            hit = &cjk_terms_[k];
-            return;
-          }
-        }
-      };
-      if (i + 2 <= s.size()) {
-        const auto two = cjk_by_first_bytes_.find(FirstTwoBytes(s, i));
-        if (two != cjk_by_first_bytes_.end()) first_hit(two->second);
-      }
-      if (!hit) {
-        const auto one = cjk_one_byte_.find(static_cast<unsigned char>(s[i]));
-        if (one != cjk_one_byte_.end()) first_hit(one->second);
-      }
-      if (!hit) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        continue;
-      }
-      if (hit->negator) {
-        negator_end = i + hit->text.size();
-      } else if (hit->sign != 0) {
-        const bool negated = negator_end != std::string::npos && i - negator_end <= 6;
-        score += negated ? -hit->sign : hit->sign;
-        negator_end = std::string::npos;
-      }
-      i += hit->text.size();
+  };
+  // Other scripts (Chinese): a negator ending at most 2 characters (6 bytes of CJK) before the
+  // term flips it.
+  size_t negator_end = std::string::npos;
+  auto on_cjk = [&](const Term& t, size_t i) {
+    if (t.negator) {
+      negator_end = i + t.text.size();
+    } else if (t.sign != 0) {
+      const bool negated = negator_end != std::string::npos && i - negator_end <= 6;
+      score += negated ? -t.sign : t.sign;
+      negator_end = std::string::npos;
     }
-  }
+  };
+  polar_.Scan(sentence, AsciiWords(sentence), on_ascii, on_cjk);
   return score;
+}
+
+std::vector<int> PolarityLexicon::Aspects(std::string_view sentence) const {
+  std::vector<int> found;
+  if (aspect_names_.empty()) return found;
+  auto add = [&](const Term& t, size_t) { found.push_back(t.aspect); };
+  aspects_.Scan(sentence, aspects_.ascii.empty() ? std::vector<std::string>{}
+                                                 : AsciiWords(sentence),
+                add, add);
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
 }
 
 }  // namespace revsum

@@ -180,6 +180,32 @@ Polarity Decide(const Point& p, const PointsOptions& o, double rated_share,
 
 }  // namespace
 
+namespace {
+
+// The learned space with each sentence's aspects (PolarityLexicon::Aspects) appended: row i
+// becomes [x_i, g a_i] renormalised, a_i the indicator of its aspects scaled to unit length (zero
+// when it names none). Two sentences about one aspect gain g^2 / (1 + g^2) of cosine whatever
+// characters they share; sentences about different aspects, or none, keep their learned cosine
+// shrunk by 1 / (1 + g^2) at most (PointsOptions::learned_aspect_weight).
+Matrix WithAspects(const Matrix& X, const std::vector<std::string>& texts,
+                   const PolarityLexicon& lexicon, float g) {
+  const Eigen::Index d = X.cols();
+  const Eigen::Index k = static_cast<Eigen::Index>(lexicon.aspect_names().size());
+  if (k == 0) return X;
+  Matrix out = Matrix::Zero(X.rows(), d + k);
+  out.leftCols(d) = X;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    const std::vector<int> aspects = lexicon.Aspects(texts[static_cast<size_t>(i)]);
+    for (int a : aspects)
+      out(i, d + a) = g / std::sqrt(static_cast<float>(aspects.size()));
+    const float norm = out.row(i).norm();
+    if (norm > 0) out.row(i) /= norm;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& lexicon,
                                  const PointsOptions& o) {
   if (!in.texts || !in.embeddings || !in.weights) {
@@ -220,6 +246,8 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   if (learned) {
     X = LearnedSentenceVectors(texts, o.learned,
                                [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; });
+    if (o.learned_aspect_weight > 0)
+      X = WithAspects(X, texts, lexicon, o.learned_aspect_weight);
   } else if (from_gram) {
     X = RowSpaceCoordinates(ClusterSpaceGram(w.gram, centre));
   } else {

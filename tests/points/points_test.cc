@@ -103,6 +103,35 @@ TEST(PolarityLexicon, DefaultListsLoad) {
   EXPECT_GT(lex.Score("屏幕很清晰,非常满意"), 0);
 }
 
+// Aspect terms are matched apart from the polarity terms: they score nothing, a polar term inside
+// one still counts, the longest aspect term at a position wins and is consumed (卫生间 is a room,
+// not 卫生 "hygiene"), and a section named twice is one aspect.
+TEST(PolarityLexicon, AspectsLongestFirstApartFromPolarity) {
+  PolarityLexicon lex;
+  lex.Add(
+      "[positive]\n好\n干净\ngood\n[aspect:battery]\n电池\n续航\n[aspect:room]\n卫生间\n"
+      "[aspect:cleanliness]\n卫生\n干净\n[aspect:price]\nprice\ngood value\n[negative]\n差\n"
+      "[aspect:battery]\n充电\n",
+      "t");
+  ASSERT_EQ(lex.aspect_names(),
+            (std::vector<std::string>{"battery", "room", "cleanliness", "price"}));
+  EXPECT_EQ(lex.Aspects("电池续航都不好,充电也慢"), std::vector<int>{0});
+  EXPECT_EQ(lex.Aspects("卫生间"), std::vector<int>{1});
+  EXPECT_EQ(lex.Aspects("卫生间很干净"), (std::vector<int>{1, 2}));
+  EXPECT_EQ(lex.Aspects("Good value for the price."), std::vector<int>{3});
+  EXPECT_TRUE(lex.Aspects("It boils water.").empty());
+  EXPECT_EQ(lex.Score("电池续航"), 0);  // aspect terms carry no sign
+  EXPECT_EQ(lex.Score("卫生间很干净"), 1);
+  EXPECT_EQ(lex.Score("电池差"), -1);  // the [negative] after the aspect sections is polar
+  EXPECT_THROW(lex.Add("[aspect:]\n电池\n", "x.txt"), std::runtime_error);
+  const PolarityLexicon shipped = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+  const auto& names = shipped.aspect_names();
+  const auto battery = std::find(names.begin(), names.end(), "battery");
+  ASSERT_NE(battery, names.end());
+  EXPECT_EQ(shipped.Aspects("电池容量太小"),
+            std::vector<int>{static_cast<int>(battery - names.begin())});
+}
+
 TEST(RatingScale, DetectsAndNormalises) {
   const RatingScale labels = DetectRatingScale(0, 1, true);
   EXPECT_EQ(labels.kind, RatingScale::Kind::kLabels);
