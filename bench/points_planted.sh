@@ -6,7 +6,8 @@
 # runs revsum into a temporary store and prints, per planted opinion, the point that holds most of
 # its sentences (from point_evidence): its share against the planted one, its polarity, how many of
 # its members are the opinion's, and how many other points hold some of it. "ok" = within 5
-# points, right polarity. Ends with the count of ok lines per configuration.
+# points, right polarity; and "FALSE" for a praise or complaint point that is mostly filler (a
+# verdict no planted opinion says). Ends with the counts per configuration.
 #
 # Usage: bench/points_planted.sh [SEEDS...]   (default: 7 3 11); REVSUM=path/to/revsum to override;
 # REVIEWS (default 200) and PRODUCTS (default 2) set the shape, e.g. REVIEWS=5000 PRODUCTS=1 for big
@@ -25,6 +26,7 @@ for lang in ${LANGS:-en zh}; do
     for rated in "" --no-ratings; do
       ok=0
       total=0
+      false=0
       for seed in "${seeds[@]}"; do
         d="$work/$lang$words$rated$seed"
         mkdir -p "$d"
@@ -59,13 +61,25 @@ for product, entry in json.load(open(truth_path, encoding='utf-8')).items():
         print(f"{'ok ' if ok else 'BAD'} {product} {o['key']}: planted {100 * o['share']:.0f}% "
               f"{o['polarity']} -> {100 * share:.1f}% {polarity} (members {n}/{size[idx]} its own; "
               f"{len(hits) - 1} other points hold some)")
+# A verdict no planted opinion says: a praise or complaint point under 20 % of whose members are
+# planted wordings (the rest is filler, which says no verdict).
+planted = {norm(t) for e in json.load(open(truth_path, encoding='utf-8')).values()
+           for o in e['opinions'] for t in o['paraphrases']}
+points = collections.defaultdict(list)
+for p, idx, polarity, share, sentence in rows:
+    points[(p, idx, polarity, share)].append(norm(sentence) in planted)
+for (p, idx, polarity, share), m in sorted(points.items()):
+    if polarity in ('praise', 'complaint') and sum(m) < 0.2 * len(m):
+        print(f"FALSE {p} point {idx}: {100 * share:.1f}% {polarity} "
+              f"({sum(m)}/{len(m)} members planted)")
 PY
 )
         echo "$out" | sed "s/^/$lang${words:+ ${words#--}}${rated:+ unrated} seed $seed: /"
         ok=$((ok + $(echo "$out" | grep -c '^ok' || true)))
-        total=$((total + $(echo "$out" | wc -l)))
+        total=$((total + $(echo "$out" | grep -c -v '^FALSE' || true)))
+        false=$((false + $(echo "$out" | grep -c '^FALSE' || true)))
       done
-      echo "== $lang${words:+ ${words#--}}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity"
+      echo "== $lang${words:+ ${words#--}}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity; $false praise/complaint points of filler"
     done
   done
 done

@@ -82,7 +82,9 @@
 //        - lexicon clear (coverage >= lexicon_min_coverage and |l| >= lexicon_min_agreement *
 //          coverage, i.e. the signed members mostly agree):
 //          sign(l). The sentence-level signal decides first, so a complaint inside a 4-star
-//          review is still a complaint;
+//          review is still a complaint; except that when coverage is below
+//          lexicon_minority_coverage and the scope is rated (rated >= 0.5), a lift (below) on
+//          the side of l of at least rating_min_lift is also needed, else neutral;
 //        - else ratings present (rated >= 0.5): |r| >= rating_min_mean and a lift on the same
 //          side of at least rating_min_lift give sign(r), else neutral; lift = the mean
 //          normalised rating of the point's rated reviews minus that of the scope's rated reviews
@@ -323,6 +325,13 @@ struct PointsOptions {
   // wordings in the list) was "neutral" rated and "unknown" unrated.
   float lexicon_min_coverage = 0.15f;
   float lexicon_min_agreement = 0.6f;
+  // ...but a verdict found in less than this share of the point's weight (most members silent)
+  // holds in a rated scope only when the point's ratings lean its way by rating_min_lift (below;
+  // neutral otherwise): the planted products' filler, five narrative templates of which one says
+  // "recommended the brand" (推荐这个牌子), was a 45-76 % praise point in every rated product
+  // (bench/gen_planted.py; 24 of 24), and 计算机's wish "内存和显存都要是DDR3就更好了" a praise.
+  // A complaint said by most of a point's members inside 4-star reviews stays a complaint.
+  float lexicon_minority_coverage = 0.5f;
   float rating_min_mean = 0.25f;
   // ...and the mean normalised rating of the point's reviews at least this far from that of the
   // scope's rated reviews outside the point (each review once), in the same direction (neutral
@@ -370,8 +379,9 @@ struct PointsInput {
 // 5: ratings decide a silent point only where they differ from the scope's (rating_min_lift).
 // 6: ... from those of the scope's reviews outside the point, each review once; orphans of the
 // merges form points of their own (rescue_orphans). 7: the learned space's aspect block
-// (learned_aspect_weight).
-inline constexpr int kPointsVersion = 7;
+// (learned_aspect_weight). 8: a minority's verdict needs the ratings' agreement when rated
+// (lexicon_minority_coverage).
+inline constexpr int kPointsVersion = 8;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

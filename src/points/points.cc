@@ -167,6 +167,11 @@ Polarity Decide(const Point& p, const PointsOptions& o, double rated_share,
                 std::optional<double> lift) {
   if (p.lexicon_coverage >= o.lexicon_min_coverage &&
       std::abs(p.lexicon) >= o.lexicon_min_agreement * p.lexicon_coverage) {
+    // Said by a minority of the point's weight: the ratings, when there are any, must agree.
+    const double side = p.lexicon > 0 ? 1 : -1;
+    if (p.lexicon_coverage < o.lexicon_minority_coverage && p.rating && rated_share >= 0.5 &&
+        (!lift || side * *lift < o.rating_min_lift))
+      return Polarity::kNeutral;
     return p.lexicon > 0 ? Polarity::kPraise : Polarity::kComplaint;
   }
   if (p.rating && rated_share >= 0.5) {
@@ -177,10 +182,6 @@ Polarity Decide(const Point& p, const PointsOptions& o, double rated_share,
   }
   return Polarity::kUnknown;
 }
-
-}  // namespace
-
-namespace {
 
 // The learned space with each sentence's aspects (PolarityLexicon::Aspects) appended: row i
 // becomes [x_i, g a_i] renormalised, a_i the indicator of its aspects scaled to unit length (zero

@@ -277,6 +277,29 @@ TEST(ComputePoints, AComplaintInsideAFiveStarReviewIsAComplaint) {
   EXPECT_EQ(ComputePoints(f.Input(ratings), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
 }
 
+// Two of the battery point's six members (2 of 7 weight units) say "dies": a verdict of a minority
+// of the point, which a rated scope must back with its ratings (lexicon_minority_coverage).
+TEST(ComputePoints, AMinorityVerdictNeedsTheRatingsWhenRated) {
+  Fixture f = MakeFixture();
+  for (size_t i = 0; i < 6; ++i) f.texts[i] = "the battery " + std::to_string(i);
+  f.texts[2] = f.texts[3] = "the battery dies";
+  PointsOptions o;
+  o.threshold = 0.9f;
+  o.small_scope_reviews = 0;
+  EXPECT_EQ(ComputePoints(f.Input(), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
+  const std::vector<std::optional<double>> flat(10, 4.0);
+  EXPECT_EQ(ComputePoints(f.Input(flat), TestLexicon(), o)[0].polarity, Polarity::kNeutral);
+  std::vector<std::optional<double>> low = flat;
+  for (size_t r = 0; r < 5; ++r) low[r] = 2.0;  // the battery reviews rate 1 star-step lower
+  EXPECT_EQ(ComputePoints(f.Input(low), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
+  // Most members say it: the word lists decide even in 4-star reviews.
+  f.texts[0] = f.texts[1] = "the battery dies";
+  EXPECT_EQ(ComputePoints(f.Input(flat), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
+  o.lexicon_minority_coverage = 0;
+  f.texts[0] = f.texts[1] = "the battery";
+  EXPECT_EQ(ComputePoints(f.Input(flat), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
+}
+
 TEST(ComputePoints, AlwaysOnePointAndSizeChecks) {
   std::vector<std::string> texts = {"好"};
   Matrix S = Matrix::Zero(1, 2);
