@@ -181,7 +181,7 @@ ZH_HELDOUT = {
 }
 
 # A third Chinese set (--blind): written for revsum by a helper who saw the wordings above, to
-# avoid them, but not the aspect terms of models/polarity/zh.txt (which another helper wrote
+# avoid them, but not the aspect terms of models/polarity/zh-aspects.txt (which another helper wrote
 # without seeing any of these wordings), so that neither was fitted to the other.
 ZH_BLIND = {
     "battery": [

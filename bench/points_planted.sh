@@ -26,7 +26,7 @@ for lang in ${LANGS:-en zh}; do
     for rated in "" --no-ratings; do
       ok=0
       total=0
-      false=0
+      filler=0
       for seed in "${seeds[@]}"; do
         d="$work/$lang$words$rated$seed"
         mkdir -p "$d"
@@ -77,9 +77,9 @@ PY
         echo "$out" | sed "s/^/$lang${words:+ ${words#--}}${rated:+ unrated} seed $seed: /"
         ok=$((ok + $(echo "$out" | grep -c '^ok' || true)))
         total=$((total + $(echo "$out" | grep -c -v '^FALSE' || true)))
-        false=$((false + $(echo "$out" | grep -c '^FALSE' || true)))
+        filler=$((filler + $(echo "$out" | grep -c '^FALSE' || true)))
       done
-      echo "== $lang${words:+ ${words#--}}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity; $false praise/complaint points of filler"
+      echo "== $lang${words:+ ${words#--}}${rated:+ unrated}: $ok/$total planted opinions within 5 points with the right polarity; $filler praise/complaint points of filler"
     done
   done
 done

@@ -83,8 +83,9 @@
 //          coverage, i.e. the signed members mostly agree):
 //          sign(l). The sentence-level signal decides first, so a complaint inside a 4-star
 //          review is still a complaint; except that when coverage is below
-//          lexicon_minority_coverage and the scope is rated (rated >= 0.5), a lift (below) on
-//          the side of l of at least rating_min_lift is also needed, else neutral;
+//          lexicon_minority_coverage and the point's members are mostly rated (rated >= 0.5), a
+//          lift (below) on the side of l of at least rating_min_lift is also needed, else
+//          neutral;
 //        - else ratings present (rated >= 0.5): |r| >= rating_min_mean and a lift on the same
 //          side of at least rating_min_lift give sign(r), else neutral; lift = the mean
 //          normalised rating of the point's rated reviews minus that of the scope's rated reviews
@@ -157,8 +158,8 @@ class PolarityLexicon {
   // sum of +1 / -1 over the terms found (after negation).
   int Score(std::string_view sentence) const;
   bool empty() const { return positive_.empty() && negative_.empty(); }
-  // Aspect terms (sections "[aspect:<name>]", models/polarity/zh.txt): what a sentence is about,
-  // not how it judges it. The aspects whose terms occur in `sentence` (indexes into
+  // Aspect terms (sections "[aspect:<name>]", models/polarity/zh-aspects.txt): what a sentence
+  // is about, not how it judges it. The aspects whose terms occur in `sentence` (indexes into
   // aspect_names(), ascending, each once); matched like the polarity terms, apart from them:
   // longest term first at each position and its text consumed, so 卫生间 ("bathroom": room) is
   // not 卫生 ("hygiene": cleanliness).
@@ -272,10 +273,12 @@ struct PointsOptions {
   float learned_threshold = 0.5f;
   LearnedSpaceOptions learned;
   // Weight g of the aspect block appended to the learned space (PolarityLexicon::Aspects; the
-  // sentence's aspects as a unit vector times g, then the row renormalised): two sentences naming
-  // one aspect gain g^2 / (1 + g^2) of cosine even when they share no other unit (电池容量太小 and
-  // 续航能力很弱: the product's own co-occurrences cannot join wordings they never saw together).
-  // 0 = off.
+  // sentence's aspects as a unit vector times g, then the row renormalised; a sentence with no
+  // learned vector stays zero): two sentences naming the same one aspect have cosine
+  // (x + g^2) / (1 + g^2) for learned cosine x, so they come together even when they share no
+  // other unit (电池容量太小 and 续航能力很弱: the product's own co-occurrences cannot join
+  // wordings they never saw together); a sentence naming an aspect and one naming none keep
+  // x / sqrt(1 + g^2). 0 = off.
   float learned_aspect_weight = 0.5f;
   // Refinement rounds: each point's members are re-chosen by cosine to the normalised mean of
   // its members (its centroid) at or above centroid_threshold (in the learned space:

@@ -258,7 +258,7 @@ void PolarityLexicon::TermIndex::Scan(std::string_view s, const std::vector<std:
     }
     if (!hit) {
       const unsigned char c = static_cast<unsigned char>(s[i]);
-      i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      i += c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;  // a stray continuation byte: 1
       continue;
     }
     on_cjk(*hit, i);

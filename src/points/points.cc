@@ -185,9 +185,8 @@ Polarity Decide(const Point& p, const PointsOptions& o, double rated_share,
 
 // The learned space with each sentence's aspects (PolarityLexicon::Aspects) appended: row i
 // becomes [x_i, g a_i] renormalised, a_i the indicator of its aspects scaled to unit length (zero
-// when it names none). Two sentences about one aspect gain g^2 / (1 + g^2) of cosine whatever
-// characters they share; sentences about different aspects, or none, keep their learned cosine
-// shrunk by 1 / (1 + g^2) at most (PointsOptions::learned_aspect_weight).
+// when it names none); a zero x_i (no vocabulary unit) stays zero, so it still joins no point by
+// its aspect alone. Cosines: PointsOptions::learned_aspect_weight.
 Matrix WithAspects(const Matrix& X, const std::vector<std::string>& texts,
                    const PolarityLexicon& lexicon, float g) {
   const Eigen::Index d = X.cols();
@@ -196,6 +195,7 @@ Matrix WithAspects(const Matrix& X, const std::vector<std::string>& texts,
   Matrix out = Matrix::Zero(X.rows(), d + k);
   out.leftCols(d) = X;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    if (X.row(i).isZero()) continue;
     const std::vector<int> aspects = lexicon.Aspects(texts[static_cast<size_t>(i)]);
     for (int a : aspects)
       out(i, d + a) = g / std::sqrt(static_cast<float>(aspects.size()));

@@ -290,7 +290,7 @@ TEST(ComputePoints, AMinorityVerdictNeedsTheRatingsWhenRated) {
   const std::vector<std::optional<double>> flat(10, 4.0);
   EXPECT_EQ(ComputePoints(f.Input(flat), TestLexicon(), o)[0].polarity, Polarity::kNeutral);
   std::vector<std::optional<double>> low = flat;
-  for (size_t r = 0; r < 5; ++r) low[r] = 2.0;  // the battery reviews rate 1 star-step lower
+  for (size_t r = 0; r < 5; ++r) low[r] = 2.0;  // the battery reviews rate two stars lower
   EXPECT_EQ(ComputePoints(f.Input(low), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
   // Most members say it: the word lists decide even in 4-star reviews.
   f.texts[0] = f.texts[1] = "the battery dies";
