@@ -41,7 +41,8 @@ def norm(t):
 rows = sqlite3.connect(db).execute("""SELECT e.product, e.idx, pp.polarity, pp.share, e.sentence
     FROM point_evidence e JOIN product_points pp
       ON pp.run_id = e.run_id AND pp.product = e.product AND pp.idx = e.idx""").fetchall()
-for product, entry in json.load(open(truth_path, encoding='utf-8')).items():
+truth = json.load(open(truth_path, encoding='utf-8'))
+for product, entry in truth.items():
     for o in entry['opinions']:
         wordings = {norm(t) for t in o['paraphrases']}
         hits, size, meta = collections.Counter(), collections.Counter(), {}
@@ -63,8 +64,7 @@ for product, entry in json.load(open(truth_path, encoding='utf-8')).items():
               f"{len(hits) - 1} other points hold some)")
 # A verdict no planted opinion says: a praise or complaint point under 20 % of whose members are
 # planted wordings (the rest is filler, which says no verdict).
-planted = {norm(t) for e in json.load(open(truth_path, encoding='utf-8')).values()
-           for o in e['opinions'] for t in o['paraphrases']}
+planted = {norm(t) for e in truth.values() for o in e['opinions'] for t in o['paraphrases']}
 points = collections.defaultdict(list)
 for p, idx, polarity, share, sentence in rows:
     points[(p, idx, polarity, share)].append(norm(sentence) in planted)
