@@ -25,11 +25,13 @@ foreach(model use-lite tiktoken)
 endforeach()
 install(FILES "${CMAKE_SOURCE_DIR}/models/use-lite.manifest"
               "${CMAKE_SOURCE_DIR}/models/tiktoken.manifest"
+              "${CMAKE_SOURCE_DIR}/models/opinion.manifest"
         DESTINATION "${REVSUM_DATA_DIR}" PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
         COMPONENT runtime)
 # FILE_PERMISSIONS: the fetch scripts leave some model files unreadable to other users.
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/models/seeds" "${CMAKE_SOURCE_DIR}/models/fragments"
                   "${CMAKE_SOURCE_DIR}/models/polarity"
+                  "${CMAKE_SOURCE_DIR}/models/opinion"
                   "${CMAKE_SOURCE_DIR}/models/use-lite"
                   "${CMAKE_SOURCE_DIR}/models/tiktoken"
         DESTINATION "${REVSUM_DATA_DIR}" OPTIONAL

@@ -371,6 +371,11 @@ struct PointsInput {
   RatingScale scale;
   const Matrix* embeddings = nullptr;  // n x d, rows L2-normalised
   const Weights* weights = nullptr;    // the scope's attention (final and per head)
+  // Each sentence's learned polarity score (opinion.h), n of them, or empty. When given, a
+  // sentence's sign in step 1 and rule 4 is the model's side (+1 at score >= opinion_band, -1 at
+  // <= -opinion_band, else 0) instead of the word lists': the word lists only name aspects then.
+  std::vector<float> opinions;
+  float opinion_band = 0.25f;
 };
 
 // The version of what ComputePoints stores for the same inputs and options; part of every run's
@@ -383,8 +388,8 @@ struct PointsInput {
 // 6: ... from those of the scope's reviews outside the point, each review once; orphans of the
 // merges form points of their own (rescue_orphans). 7: the learned space's aspect block
 // (learned_aspect_weight). 8: a minority's verdict needs the ratings' agreement when rated
-// (lexicon_minority_coverage).
-inline constexpr int kPointsVersion = 8;
+// (lexicon_minority_coverage). 9: sides from the learned opinion model (PointsInput::opinions).
+inline constexpr int kPointsVersion = 9;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

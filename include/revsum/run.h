@@ -16,6 +16,7 @@
 
 #include "revsum/embed.h"
 #include "revsum/models.h"
+#include "revsum/opinion.h"
 #include "revsum/store.h"
 #include "revsum/summarize.h"
 #include "revsum/tokens.h"
@@ -127,9 +128,21 @@ struct RunOptions {
   // Re-score only the products with reviews newer than the last finished run with the same key
   // and keep that run's other results; false = recompute everything.
   bool incremental = true;
+  // Sentence opinions (opinion.h, train.h), --opinions:
+  //   kAuto     the store's own model when it has one; else one trained now on the store's
+  //             ratings when they can teach one; else the default model;
+  //   kDefault  the shipped default model, never trained;
+  //   kNone     no model: no opinion scores are stored and points take their sides from the word
+  //             lists (what revsum did before schema 8; kept to measure against).
+  // Each scored sentence gets its polarity score and salience (scores.opinion, scores.salience),
+  // and points take their sides from them.
+  enum class Opinions { kAuto, kDefault, kNone } opinions = Opinions::kAuto;
   // Called after each product with (done, total).
   std::function<void(size_t, size_t)> progress;
 };
+
+// Parses "auto", "default", "none"; throws std::invalid_argument otherwise.
+RunOptions::Opinions ParseOpinionsChoice(std::string_view name);
 
 // Parses a --since / --until bound: a date YYYY-MM-DD (UTC; with end_of_day, its last second,
 // so "--until 2020-01-31" keeps the whole day) or unix seconds (digits, optionally negative).
@@ -147,9 +160,12 @@ struct RunReport {
   size_t products_rescored = 0;  // products whose results were computed by this run
   size_t products_reused = 0;    // products kept from the previous run with the same key
   std::string embedder;
+  std::string opinion_model;  // which opinion model the run used (ChosenOpinionModel)
+  std::string opinion_notice;  // why the store has no model of its own, when training declined
 };
 
-// The canonical string of every parameter that changes results; equal keys = the same run.
+// The canonical string of every parameter that changes results; equal keys = the same run. The
+// opinion model's sha256 is appended by SummarizeStore (";opinion=<sha256>"), once it is chosen.
 std::string RunKey(const RunOptions& options);
 
 // Throws std::runtime_error naming what is missing (the tokenizer's vocabulary, the USE-lite model

@@ -44,7 +44,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
@@ -131,6 +131,20 @@ struct ScoreRow {
   int64_t sentence_id = 0;
   double weight = 0;
   std::vector<float> head_weights;  // in the order of the run's head names (a prefix of them)
+  // The sentence's learned opinion (opinion.h): polarity score and salience. Unset: NULL.
+  std::optional<float> opinion, salience;
+};
+
+// An opinion model a store trained on its own ratings (table opinion_models, schema 8; train.h).
+struct StoredOpinionModel {
+  int64_t id = 0;
+  std::string sha256;      // of `blob`
+  std::string trained_on;  // JSON, for people
+  int64_t snapshot_review_id = 0;
+  int64_t reviews = 0, heldout_reviews = 0;
+  std::optional<double> heldout_accuracy, default_accuracy;
+  std::string created_at;
+  std::string blob;  // OpinionModel::Serialize
 };
 
 struct StoredSummary {
@@ -295,6 +309,15 @@ class ReviewStore {
   // Scores of the sentences of one subject in a run, keyed by sentence id.
   std::vector<std::pair<int64_t, ScoreRow>> GetScores(int64_t run_id, const std::string& scope,
                                                       const std::vector<int64_t>& sentence_ids);
+
+  // --- opinion models (src/store/opinion_store.cc) ---------------------------------------------
+  // Keeps a trained model (committed at once); returns its id (the existing one for a model with
+  // the same sha256).
+  int64_t AddOpinionModel(const StoredOpinionModel& model);
+  // The most recently stored model, if any.
+  std::optional<StoredOpinionModel> LatestOpinionModel();
+  // Reviews with a rating among those with id <= up_to.
+  int64_t RatedReviewCount(int64_t up_to = INT64_MAX);
 
   // --- points (src/store/points_store.cc) ----------------------------------------------------
   // Adds the points of one product in a run (with their members), in `points` order; idx is

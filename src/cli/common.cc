@@ -159,6 +159,12 @@ void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
   AddPrecisionOption(sub, &flags->precision);
+  sub.add_option("--opinions", flags->opinions,
+                 "sentence opinions: auto (the store's own model, trained from its ratings when "
+                 "they can teach one, else the default), default (the shipped model), none (word "
+                 "lists only)")
+      ->check(CLI::IsMember({"auto", "default", "none"}))
+      ->capture_default_str();
   AddThreadsOption(sub, &flags->threads, "products summarised in parallel");
   sub.add_option("--min-rating", flags->min_rating,
                  "only reviews rated at least this (reviews without a rating are left out)");
@@ -178,6 +184,7 @@ RunOptions ResolveRunOptions(const SummarizeFlags& flags) {
   options.products = flags.products;
   options.embedder = ParseEmbedderChoice(flags.embedder);
   options.use_lite.precision = ParsePrecision(flags.precision);
+  options.opinions = ParseOpinionsChoice(flags.opinions);
   options.threads = flags.threads;
   if (!ParseEncoding(flags.tokenizer, &options.tokenizer)) {
     throw std::invalid_argument("--tokenizer: unknown tokenizer '" + flags.tokenizer + "'");
@@ -235,6 +242,11 @@ RunReport SummarizeAndReport(ReviewStore& store, const RunOptions& run_options, 
               << Thousands(report.products_rescored) << " products re-scored, "
               << Thousands(report.products_reused) << " reused (embedder " << report.embedder
               << ", budget " << options.summarize.budget.ToString() << ")\n";
+    std::cerr << "run " << report.run_id << ": opinions from the " << report.opinion_model;
+    if (!report.opinion_notice.empty()) {
+      std::cerr << "; no model of this store's own: " << TerminalSafe(report.opinion_notice);
+    }
+    std::cerr << "\n";
   }
   return report;
 }

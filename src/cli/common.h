@@ -69,6 +69,7 @@ struct SummarizeFlags {
   std::string embedder = "auto";
   std::string tokenizer = "o200k_base";
   std::string precision = "int8";
+  std::string opinions = "auto";
   int threads = 0;
   // Review filter (RunOptions::filter); empty = no bound.
   std::string min_rating, max_rating, since, until;

@@ -27,6 +27,7 @@
 #include "revsum/models.h"
 #include "revsum/points.h"
 #include "revsum/text.h"
+#include "revsum/train.h"
 
 namespace revsum {
 
@@ -185,6 +186,14 @@ double ParseFilterRating(std::string_view text) {
   return value;
 }
 
+RunOptions::Opinions ParseOpinionsChoice(std::string_view name) {
+  if (name == "auto") return RunOptions::Opinions::kAuto;
+  if (name == "default") return RunOptions::Opinions::kDefault;
+  if (name == "none") return RunOptions::Opinions::kNone;
+  throw std::invalid_argument("--opinions: '" + std::string(name) +
+                              "' is not one of auto, default, none");
+}
+
 std::string RunKey(const RunOptions& o) {
   const ScorerOptions& sc = o.summarize.scorer;
   const SelectorOptions& se = o.summarize.selector;
@@ -314,7 +323,7 @@ class RunWriter {
   // Writes one scope's scores (per-head weights laid out in the run's head order) and its summary
   // (made by MakeSummary; run_id is set here).
   void Write(const std::vector<int64_t>& sentence_ids, const Weights& weights,
-             StoredSummary summary) {
+             const std::vector<SentenceOpinion>& opinions, StoredSummary summary) {
     Start(weights.head_names);
     // Heads a scope has that earlier scopes lacked (consensus needs >= 2 sentences; seed sets
     // differ by language) are appended to the run's layout; earlier rows keep their prefix.
@@ -335,6 +344,10 @@ class RunWriter {
       rows[i].sentence_id = sentence_ids[i];
       rows[i].weight = weights.final(row);
       rows[i].head_weights.assign(heads_.size(), 0.0f);
+      if (i < opinions.size()) {
+        rows[i].opinion = opinions[i].score;
+        rows[i].salience = opinions[i].salience;
+      }
       for (size_t h = 0; h < column.size(); ++h) {
         rows[i].head_weights[column[h]] = weights.per_head(row, static_cast<Eigen::Index>(h));
       }
@@ -397,6 +410,7 @@ struct ProductJob {
 struct ScopeResult {
   std::vector<int64_t> sentence_ids;
   Weights weights;
+  std::vector<SentenceOpinion> opinions;  // row i: sentence_ids[i] (salience within its review)
   StoredSummary summary;  // all but run_id
   size_t sentences = 0;
   std::vector<StoredPoint> points;  // product scope only (points.h)
@@ -413,9 +427,12 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
                                        const std::vector<int64_t>& ids, const ScopeSummary& result,
                                        const SelectorOptions& selector,
                                        const std::string& embedder_name,
-                                       const PolarityLexicon& lexicon, const SourceScales& scales) {
+                                       const PolarityLexicon& lexicon, const SourceScales& scales,
+                                       const std::vector<SentenceOpinion>& opinions, float band) {
   PointsInput in;
   in.texts = &texts;
+  for (const SentenceOpinion& o : opinions) in.opinions.push_back(o.score);
+  in.opinion_band = band;
   in.review_count = reviews.size();
   // Ratings arrive normalised with their own dump's scale; the points stage maps [-1, 1] onto
   // itself.
@@ -546,8 +563,18 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     }
   }
 
+  // The opinion model (train.h): chosen, or trained on the store's ratings, before the run starts.
+  std::optional<ChosenOpinionModel> opinion;
+  if (options.opinions == RunOptions::Opinions::kDefault) {
+    opinion = ChosenOpinionModel{LoadDefaultOpinionModel(), "", "", std::nullopt};
+    opinion->hash = opinion->model.Hash();
+    opinion->description = "default model (sha256 " + opinion->hash.substr(0, 12) + ")";
+  } else if (options.opinions == RunOptions::Opinions::kAuto) {
+    opinion = ChooseOpinionModel(store, true);
+  }
+
   RunInfo info;
-  info.key = RunKey(options);
+  info.key = RunKey(options) + ";opinion=" + (opinion ? opinion->hash : "none");
   info.snapshot_review_id = snapshot;
   {
     EmbedderPool pool(options.embedder, options.use_lite);
@@ -561,6 +588,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
          << ",\"embedder\":" << JsonQuote(EmbedderChoiceName(options.embedder))
          << ",\"tokenizer\":" << JsonQuote(EncodingName(options.tokenizer))
          << ",\"products\":" << (options.products.empty() ? 0 : options.products.size())
+         << ",\"opinion_model\":" << JsonQuote(opinion ? opinion->description : "none (word lists)")
          << ",\"key\":" << JsonQuote(info.key) << "}";
   info.params_json = params.str();
 
@@ -583,6 +611,10 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
 
   RunReport report;
   report.embedder = info.embedder;
+  report.opinion_model = opinion ? opinion->description : "none (word lists)";
+  if (opinion && opinion->training && !opinion->training->trained) {
+    report.opinion_notice = opinion->training->notice;
+  }
   std::vector<size_t> todo;
   for (size_t p = 0; p < products.size(); ++p) {
     if (recompute[p]) {
@@ -649,11 +681,20 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
               SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview,
                              summarize, seeds_for(texts), embedder);
           ScopeResult r;
+          // Each review's sentences scored together: salience is their share of its verdict.
+          for (const StoredReview& review : job->reviews) {
+            if (!opinion || (only && &review != only)) continue;
+            std::vector<std::string> sentences;
+            for (const StoredSentence& s : review.sentences) sentences.push_back(s.text);
+            const std::vector<SentenceOpinion> o = opinion->model.Score(sentences);
+            r.opinions.insert(r.opinions.end(), o.begin(), o.end());
+          }
           r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,
                                   unit, embedder.name(), tokens.get());
           if (scope == "product") {
             r.points = ProductPoints(job->reviews, texts, ids, result, summarize.selector,
-                                     embedder.name(), lexicon, scales);
+                                     embedder.name(), lexicon, scales, r.opinions,
+                                     opinion ? opinion->model.band() : 0.0f);
           }
           r.sentence_ids = std::move(ids);
           r.weights = std::move(result.weights);
@@ -722,7 +763,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
         ++(r.summary.scope == "product" ? report.product_summaries : report.review_summaries);
         report.sentences_scored += r.sentences;
         const std::string subject = r.summary.subject;
-        writer.Write(r.sentence_ids, r.weights, std::move(r.summary));
+        writer.Write(r.sentence_ids, r.weights, r.opinions, std::move(r.summary));
         if (!r.points.empty()) writer.WritePoints(subject, std::move(r.points));
       }
       ++report.products_rescored;

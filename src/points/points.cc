@@ -270,9 +270,15 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   // near in any distributional space ("battery is great" ~ "battery is awful"), so a sentence
   // never joins a point whose leader has the opposite sign.
   std::vector<int> sign(n);
-  for (size_t i = 0; i < n; ++i) {
-    const int s = lexicon.Score(texts[i]);
-    sign[i] = (s > 0) - (s < 0);
+  if (in.opinions.size() == n) {
+    for (size_t i = 0; i < n; ++i) {
+      sign[i] = (in.opinions[i] >= in.opinion_band) - (in.opinions[i] <= -in.opinion_band);
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      const int s = lexicon.Score(texts[i]);
+      sign[i] = (s > 0) - (s < 0);
+    }
   }
 
   // The scope's rated reviews, summed: a point's ratings say something only where they differ

@@ -305,8 +305,45 @@ ALTER TABLE scores_v7 RENAME TO scores;
 PRAGMA legacy_alter_table = OFF;
 )sql";
 
+// Version 8: sentence opinions learned from ratings (opinion.h, train.h). Every score row may
+// carry its sentence's polarity score p in [-1, 1] and its salience (its share of its review's
+// verdict); the models a store trained on its own ratings are kept with what they learned from.
+// NULL opinion: a run made before schema 8.
+constexpr const char* kMigration8 = R"sql(
+ALTER TABLE scores ADD COLUMN opinion REAL;   -- learned polarity p in [-1, 1]; NULL before schema 8
+ALTER TABLE scores ADD COLUMN salience REAL;  -- share of the review's verdict (sums to 1 per review)
+CREATE TABLE opinion_models (
+  id                 INTEGER PRIMARY KEY,
+  sha256             TEXT NOT NULL UNIQUE,     -- of model, the serialized weights (opinion.h)
+  trained_on         TEXT NOT NULL,            -- JSON: sources, counts, options, held-out scores
+  snapshot_review_id INTEGER NOT NULL,         -- reviews up to this id were read
+  reviews            INTEGER NOT NULL,         -- training reviews
+  heldout_reviews    INTEGER NOT NULL,
+  heldout_accuracy   REAL,                     -- side of the predicted rating, held-out reviews
+  default_accuracy   REAL,                     -- the default model's, on the same reviews
+  created_at         TEXT NOT NULL,
+  model              BLOB NOT NULL
+);
+-- Each sentence's learned opinion in the latest finished run that has opinions (product-scope
+-- rows first): polarity praise / complaint at |score| >= 0.25 (OpinionModel::kDefaultBand).
+CREATE VIEW sentence_opinions AS
+  SELECT s.id AS sentence_id, s.review_id, p.key AS product, s.idx, s.text,
+         CASE WHEN sc.opinion >= 0.25 THEN 'praise' WHEN sc.opinion <= -0.25 THEN 'complaint'
+              ELSE 'neutral' END AS polarity,
+         sc.opinion AS score, sc.salience, sc.run_id
+  FROM scores sc JOIN sentences s ON s.id = sc.sentence_id JOIN reviews r ON r.id = s.review_id
+  JOIN products p ON p.id = r.product_id
+  WHERE sc.opinion IS NOT NULL
+    AND sc.run_id = (SELECT ru.id FROM runs ru WHERE ru.finished_at IS NOT NULL AND EXISTS
+                       (SELECT 1 FROM scores x WHERE x.run_id = ru.id AND x.opinion IS NOT NULL)
+                     ORDER BY ru.finished_at DESC, ru.id DESC LIMIT 1)
+    AND (sc.scope = 'product' OR NOT EXISTS
+           (SELECT 1 FROM scores y WHERE y.run_id = sc.run_id AND y.scope = 'product'
+              AND y.sentence_id = sc.sentence_id));
+)sql";
+
 constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
-                                       kMigration5, kMigration6, kMigration7};
+                                       kMigration5, kMigration6, kMigration7, kMigration8};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

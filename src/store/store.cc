@@ -233,8 +233,8 @@ struct ReviewStore::Statements {
                    "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw, content_hash) "
                    "VALUES (?1,?2,?3,?4,?5)"),
         add_score(db,
-                  "INSERT OR REPLACE INTO scores(run_id, scope, sentence_id, weight, head_weights)"
-                  " VALUES (?1,?2,?3,?4,?5)") {}
+                  "INSERT OR REPLACE INTO scores(run_id, scope, sentence_id, weight, head_weights,"
+                  " opinion, salience) VALUES (?1,?2,?3,?4,?5,?6,?7)") {}
   Statement find_product, add_product, add_review, add_sentence, add_fts, add_reject, add_score;
   std::unordered_map<std::string, int64_t> product_ids;
 };
@@ -914,8 +914,18 @@ void ReviewStore::AddScores(int64_t run_id, const std::string& scope,
         .Bind(2, scope)
         .Bind(3, row.sentence_id)
         .Bind(4, row.weight)
-        .Bind(5, store_internal::FloatsJson(row.head_weights))
-        .Run();
+        .Bind(5, store_internal::FloatsJson(row.head_weights));
+    if (row.opinion) {
+      stmts_->add_score.Bind(6, static_cast<double>(*row.opinion));
+    } else {
+      stmts_->add_score.BindNull(6);
+    }
+    if (row.salience) {
+      stmts_->add_score.Bind(7, static_cast<double>(*row.salience));
+    } else {
+      stmts_->add_score.BindNull(7);
+    }
+    stmts_->add_score.Run();
   }
   MaybeCommit();
 }
@@ -1043,7 +1053,8 @@ std::vector<std::pair<int64_t, ScoreRow>> ReviewStore::GetScores(
   Flush();
   std::vector<std::pair<int64_t, ScoreRow>> out;
   Statement q(db_,
-              "SELECT weight, head_weights FROM scores WHERE run_id = ?1 AND scope = ?2 AND "
+              "SELECT weight, head_weights, opinion, salience FROM scores WHERE run_id = ?1 AND "
+              "scope = ?2 AND "
               "sentence_id = ?3");
   for (int64_t sid : sentence_ids) {
     q.Bind(1, run_id).Bind(2, scope).Bind(3, sid);
@@ -1052,6 +1063,8 @@ std::vector<std::pair<int64_t, ScoreRow>> ReviewStore::GetScores(
       row.sentence_id = sid;
       row.weight = q.Double(0);
       row.head_weights = store_internal::ParseFloatsJson(q.Text(1));
+      if (!q.IsNull(2)) row.opinion = static_cast<float>(q.Double(2));
+      if (!q.IsNull(3)) row.salience = static_cast<float>(q.Double(3));
       out.emplace_back(sid, std::move(row));
       q.Reset();
     }
