@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "revsum/embed.h"
+#include "revsum/opinion.h"
 #include "revsum/points.h"
 #include "revsum/rouge.h"
 #include "revsum/summarize.h"
@@ -130,6 +131,10 @@ struct EvalOptions {
   // The polarity lists for the structured summary (not owned; must outlive the calls); null =
   // PolarityLexicon::Load(PolarityLexicon::DefaultPaths()) on each call.
   const PolarityLexicon* lexicon = nullptr;
+  // The sentence opinion model whose sides the structured summary's points take (opinion.h; not
+  // owned); null = the word lists' sides, as before the model existed (revsum eval
+  // --opinions none).
+  const OpinionModel* opinions = nullptr;
 };
 
 // One point of a structured summary, as chosen.

@@ -371,11 +371,12 @@ struct PointsInput {
   RatingScale scale;
   const Matrix* embeddings = nullptr;  // n x d, rows L2-normalised
   const Weights* weights = nullptr;    // the scope's attention (final and per head)
-  // Each sentence's learned polarity score (opinion.h), n of them, or empty. When given, a
-  // sentence's sign in step 1 and rule 4 is the model's side (+1 at score >= opinion_band, -1 at
-  // <= -opinion_band, else 0) instead of the word lists': the word lists only name aspects then.
+  // Each sentence's opinion score (opinion.h: the learned polarity with the word lists as a
+  // prior, CombineWithWordLists), n of them, or empty. When given, a sentence's sign in step 1 and
+  // rule 4 is its side (+1 at score >= opinion_band, -1 at <= -opinion_band, else 0) instead of
+  // the word lists' alone.
   std::vector<float> opinions;
-  float opinion_band = 0.25f;
+  float opinion_band = 0.8f;
 };
 
 // The version of what ComputePoints stores for the same inputs and options; part of every run's

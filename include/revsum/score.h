@@ -200,4 +200,12 @@ Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_e
 // One overall head: softmax(S query / temperature). `query` need not be normalised.
 Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query, float temperature);
 
+// Appends a head whose logits were computed elsewhere (the learned opinion attention,
+// opinion.h: u . h_i per sentence): softmax(logits / (z_temperature sigma)), standardised like
+// every other head (sigma the logits' standard deviation over the scope), named `name`, with
+// mixing coefficient `mix` in [0, 1]: final = (1 - mix) final + mix head, the other heads' mix
+// scaled by (1 - mix), so both still sum to 1. REQUIRES: logits.size() == w->final.size().
+void AddLogitHead(Weights* w, const std::string& name, const Eigen::VectorXf& logits, float mix,
+                  float z_temperature);
+
 }  // namespace revsum

@@ -15,6 +15,7 @@
 
 #include "revsum/embed.h"
 #include "revsum/models.h"
+#include "revsum/opinion.h"
 #include "revsum/score.h"
 #include "revsum/select.h"
 #include "revsum/text.h"
@@ -58,6 +59,13 @@ struct SummarizeOptions {
   // Default 0, as `summarize`/`run` use it (RunOptions::summarize in run.h: the points stage needs
   // the USE-lite half of every row), so `revsum eval` measures what the store's summaries are.
   size_t dense_candidates = 0;
+  // The learned opinion attention (opinion.h; not owned, must outlive the call): when set, the
+  // scope's weights get a head "salience", the softmax of the model's attention logits u . h_i
+  // over the scope (AddLogitHead), with mixing coefficient salience_mix. 0: the head is there to
+  // explain (show --heads, view sentence_head_weights) and the summaries are the other heads';
+  // README "Opinions" has the dev ROUGE of other values.
+  const OpinionModel* opinions = nullptr;
+  float salience_mix = 0.0f;
 };
 
 // One kept sentence, citable: review_index-th input text, sentence_index-th sentence of it.

@@ -11,9 +11,9 @@
 // the report says why, StoreTrainReport::notice):
 //   - at least min_rated_reviews rated reviews, at least min_side_reviews rated above and below
 //     the middle of the scale (all-equal ratings teach nothing);
-//   - every source's ratings on a known scale (RatingScale: labels 0/1, stars 1-5, 0-10): a
-//     linear map of an unknown range (ratings 0-100, or one outlier of 1e308) may put "middle" in
-//     the wrong place;
+//   - every source's ratings on a known scale (RatingScale: labels 0/1, stars 1-5, 0-10, or a
+//     range symmetric about 0 such as stances -1/+1): a linear map of another range (ratings
+//     0-100, or one outlier of 1e308) may put "middle" in the wrong place;
 //   - the trained model at least as accurate as the default model on the held-out part (it
 //     learned the dump, not its noise).
 #pragma once
@@ -53,7 +53,10 @@ struct StoreTrainOptions {
 // One model's accuracy on the held-out reviews of one source (or all of them).
 struct HeldOutRow {
   std::string source;  // dump path; "" = all sources
-  OpinionEvaluation trained, start, lexicon;
+  // The new model, the start (default) model, the word lists alone, and the new model with the
+  // word lists as a prior (CombineWithWordLists: the scores a run stores), each review's verdict
+  // the salience-weighted mean of its sentences' scores.
+  OpinionEvaluation trained, start, lexicon, combined;
 };
 
 struct StoreTrainReport {

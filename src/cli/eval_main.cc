@@ -22,6 +22,8 @@ std::string Padded(std::string s, size_t width) {
 struct EvalArgs {
   std::vector<std::string> gold;
   std::string system, write_summaries, budget = "100w", embedder = "auto", precision = "int8";
+  std::string opinions = "default";
+  float salience_mix = 0.0f;
   bool budget_from_file = false, per_entity = false, structured = false;
   int threads = 0;
 };
@@ -47,6 +49,16 @@ Runner Setup(CLI::App& sub) {
                "score the structured summary (the export's points, Praise / Complaints / Other) "
                "instead of the flat one; ROUGE sees the points' sentences joined, not the "
                "section headers or shares");
+  sub.add_option("--opinions", args->opinions,
+                 "the points' sides and the salience head: default (the shipped opinion model; "
+                 "bench entities carry no ratings to train on) or none (the word lists, no head)")
+      ->check(CLI::IsMember({"default", "none"}))
+      ->capture_default_str();
+  sub.add_option("--salience-mix", args->salience_mix,
+                 "share of the learned salience head in the final weights (with --opinions "
+                 "default; summarize uses 0)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   AddThreadsOption(sub, &args->threads, "embedding threads");
   sub.add_flag("--per-entity", args->per_entity, "also print ROUGE F per entity");
   return [args] {
@@ -66,6 +78,13 @@ Runner Setup(CLI::App& sub) {
       EvalOptions options;
       options.structured = args->structured;
       std::optional<PolarityLexicon> lexicon;
+      std::optional<OpinionModel> opinions;
+      if (args->opinions == "default") {
+        opinions = LoadDefaultOpinionModel();
+        options.opinions = &*opinions;
+        options.summarize.opinions = &*opinions;
+        options.summarize.salience_mix = args->salience_mix;
+      }
       if (options.structured) {
         lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
         options.lexicon = &*lexicon;

@@ -13,9 +13,11 @@
 //    "reviews_total": N, "sentences_total": N, "sentences_shown": N,
 //    "reviews": [{"id", "product", "external_id", "rating": X|null, "title", "source", "line"}],
 //    "sentences": [{"id", "review_id", "index", "begin", "end", "text", "tokens": N|null,
-//                   "weight": X|null, "heads": {NAME: X, ...}|null}]}
+//                   "weight": X|null, "polarity": "praise"|"complaint"|"neutral"|null,
+//                   "score": X|null, "salience": X|null, "heads": {NAME: X, ...}|null}]}
 // "sentences" are in the chosen order, cut at --limit; "reviews" are those of the shown
-// sentences, in stored order; "heads" holds the run's per-head weights of each sentence.
+// sentences, in stored order; "heads" holds the run's per-head weights of each sentence;
+// "polarity", "score" and "salience" its learned opinion (opinion.h; null in runs without one).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,6 +28,7 @@
 #include "common.h"
 #include "revsum/escape.h"
 #include "revsum/json.h"
+#include "revsum/opinion.h"
 
 namespace revsum::cli {
 namespace {
@@ -51,6 +54,13 @@ std::string Number(const char* format, double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
+}
+
+// A stored opinion score's side (the band of the view sentence_opinions).
+OpinionSide Side(float score) {
+  return score >= OpinionModel::kDefaultBand    ? OpinionSide::kPraise
+         : score <= -OpinionModel::kDefaultBand ? OpinionSide::kComplaint
+                                                : OpinionSide::kNeutral;
 }
 
 // One sentence to print, with its review and its score (nullptr when the run has none for it).
@@ -85,6 +95,9 @@ void PrintLine(const Line& line, const std::vector<std::string>& head_names, boo
       }
       std::cout << ") ";
     }
+  }
+  if (line.score && line.score->opinion) {
+    std::cout << OpinionSideName(Side(*line.score->opinion)) << " ";
   }
   if (with_review) std::cout << "(review " << line.review->id << ") ";
   std::cout << TerminalSafe(line.sentence->text) << "\n";
@@ -146,10 +159,18 @@ std::string ShowJson(const ShowArgs& args, const std::string& scope,
          ",\"weight\":";
     const ScoreRow* score = shown[i].score;
     if (!score) {
-      o += "null,\"heads\":null}";
+      o += "null,\"polarity\":null,\"score\":null,\"salience\":null,\"heads\":null}";
       continue;
     }
-    o += Number("%.9g", score->weight) + ",\"heads\":{";
+    o += Number("%.9g", score->weight);
+    if (score->opinion) {
+      o += ",\"polarity\":" + JsonQuote(OpinionSideName(Side(*score->opinion))) +
+           ",\"score\":" + Number("%.6g", *score->opinion) +
+           ",\"salience\":" + Number("%.6g", score->salience.value_or(NAN));
+    } else {
+      o += ",\"polarity\":null,\"score\":null,\"salience\":null";
+    }
+    o += ",\"heads\":{";
     for (size_t h = 0; h < score->head_weights.size(); ++h) {
       o += (h ? "," : "") + JsonQuote(HeadName(head_names, h)) + ":" +
            Number("%.9g", score->head_weights[h]);

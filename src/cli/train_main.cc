@@ -77,6 +77,7 @@ Runner Setup(CLI::App& sub) {
         PrintRow("this store's model ", row.trained);
         if (start) PrintRow("default model      ", row.start);
         PrintRow("word lists         ", row.lexicon);
+        PrintRow("model + word lists ", row.combined);
       }
     }
     if (!r.trained) {

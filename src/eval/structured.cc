@@ -41,18 +41,34 @@ StructuredSummaryResult StructuredSummary(const std::vector<std::string>& review
   in.review_count = review_texts.size();
   in.embeddings = &scored.embeddings;
   in.weights = &scored.weights;
-  PointsOptions points_options;
-  if (embedder.name() == "combined") points_options.cluster_columns = kUseLiteDim;
-  const std::shared_ptr<const FragmentRule> fragments = DefaultFragmentRule();
-  points_options.is_fragment = [&fragments](std::string_view t) {
-    return fragments->IsFragment(t);
-  };
   std::unique_ptr<PolarityLexicon> loaded;
   if (!options.lexicon) {
     loaded =
         std::make_unique<PolarityLexicon>(PolarityLexicon::Load(PolarityLexicon::DefaultPaths()));
   }
   const PolarityLexicon& lexicon = options.lexicon ? *options.lexicon : *loaded;
+  if (options.opinions) {
+    // Each review's sentences scored together, as a run does, with the word lists as a prior.
+    for (size_t begin = 0; begin < texts.size();) {
+      size_t end = begin;
+      while (end < texts.size() && in.review_of[end] == in.review_of[begin]) ++end;
+      const std::vector<std::string> review(texts.begin() + static_cast<std::ptrdiff_t>(begin),
+                                            texts.begin() + static_cast<std::ptrdiff_t>(end));
+      const std::vector<SentenceOpinion> scored = options.opinions->Score(review);
+      for (size_t i = 0; i < scored.size(); ++i) {
+        const int words = lexicon.Score(review[i]);
+        in.opinions.push_back(CombineWithWordLists(scored[i].score, (words > 0) - (words < 0)));
+      }
+      begin = end;
+    }
+    in.opinion_band = options.opinions->band();
+  }
+  PointsOptions points_options;
+  if (embedder.name() == "combined") points_options.cluster_columns = kUseLiteDim;
+  const std::shared_ptr<const FragmentRule> fragments = DefaultFragmentRule();
+  points_options.is_fragment = [&fragments](std::string_view t) {
+    return fragments->IsFragment(t);
+  };
   const std::vector<Point> points = ComputePoints(in, lexicon, points_options);
 
   // Sections as the export builds them: points keep ComputePoints' order (support, then weight).

@@ -166,6 +166,7 @@ class Merger {
     MergeScores();
     MergeSummaries();
     MergePoints();
+    MergeOpinionModels();
     FinishRuns();
     AddSourceCounts();
     return counts_;
@@ -373,16 +374,17 @@ class Merger {
 
   void MergeScores() {
     Query insert(out_,
-                 "INSERT OR IGNORE INTO scores(run_id, scope, sentence_id, weight, head_weights) "
-                 "VALUES (?1,?2,?3,?4,?5)");
+                 "INSERT OR IGNORE INTO scores(run_id, scope, sentence_id, weight, head_weights, "
+                 "opinion, salience) VALUES (?1,?2,?3,?4,?5,?6,?7)");
     Query q(in_,
-            "SELECT run_id, scope, sentence_id, weight, head_weights FROM scores "
-            "ORDER BY run_id, scope, sentence_id");
+            "SELECT run_id, scope, sentence_id, weight, head_weights, opinion, salience "
+            "FROM scores ORDER BY run_id, scope, sentence_id");
     while (q.Step()) {
       auto run = runs_.find(q.Int(0));
       const int64_t sentence = sentences_->Get(q.Int(2));
       if (run == runs_.end() || !sentence) continue;
       insert.Bind(1, run->second.out_id).BindValue(2, q, 1).Bind(3, sentence).BindValue(4, q, 3);
+      insert.BindValue(6, q, 5).BindValue(7, q, 6);
       if (run->second.same_layout || q.IsNull(4)) {
         insert.BindValue(5, q, 4);
       } else {
@@ -397,6 +399,22 @@ class Merger {
         insert.Bind(5, store_internal::FloatsJson(out));
       }
       counts_.scores += insert.Run();
+    }
+  }
+
+  // A shard's own opinion models (train.h), once each (by sha256). The snapshot id of a model is
+  // the input's: it says how much of that shard the model read.
+  void MergeOpinionModels() {
+    Query insert(out_,
+                 "INSERT OR IGNORE INTO opinion_models(sha256, trained_on, snapshot_review_id, "
+                 "reviews, heldout_reviews, heldout_accuracy, default_accuracy, created_at, model) "
+                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+    Query q(in_,
+            "SELECT sha256, trained_on, snapshot_review_id, reviews, heldout_reviews, "
+            "heldout_accuracy, default_accuracy, created_at, model FROM opinion_models ORDER BY id");
+    while (q.Step()) {
+      for (int c = 1; c <= 9; ++c) insert.BindValue(c, q, c - 1);
+      insert.Run();
     }
   }
 

@@ -156,10 +156,10 @@ std::vector<SentenceOpinion> OpinionModel::Score(const std::vector<std::string>&
   std::vector<OpinionFeatures> features;
   features.reserve(sentences.size());
   for (const std::string& s : sentences) features.push_back(ExtractOpinionFeatures(s, dim_bits_));
-  return Score(features);
+  return ScoreFeatures(features);
 }
 
-std::vector<SentenceOpinion> OpinionModel::Score(
+std::vector<SentenceOpinion> OpinionModel::ScoreFeatures(
     const std::vector<OpinionFeatures>& sentences) const {
   std::vector<SentenceOpinion> out(sentences.size());
   float top = -INFINITY;
@@ -270,6 +270,12 @@ OpinionModel LoadDefaultOpinionModel() {
                        " (" + manifest_path + "); rebuild it with scripts/train-opinions");
   }
   return model;
+}
+
+float CombineWithWordLists(float p, int word_sign) {
+  if (word_sign == 0) return p;
+  const float clipped = std::clamp(p, -0.9999f, 0.9999f);
+  return std::tanh(std::atanh(clipped) + kWordListEvidence * static_cast<float>(word_sign));
 }
 
 bool IsHeldOut(std::string_view key, int folds) {

@@ -1,9 +1,9 @@
 // Training the opinion model from review ratings (opinion.h): multiple-instance learning with
 // AdaGrad on the hashed buckets a review touches.
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "revsum/opinion.h"
 
@@ -54,8 +54,11 @@ OpinionModel OpinionTrainer::Train(const std::vector<OpinionExample>& examples,
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   uint64_t rng = o.seed;
   // Gradient of one example, gathered per bucket before the update (a bucket may occur in several
-  // sentences of the review).
-  std::unordered_map<uint32_t, std::pair<float, float>> grad;
+  // sentences of the review): dense accumulators and the list of buckets touched. AdaGrad updates
+  // each bucket from its own gradient and history alone, so the order of the updates is free.
+  std::vector<float> acc_w(d, 0.0f), acc_u(d, 0.0f);
+  std::vector<uint8_t> seen(d, 0);
+  std::vector<uint32_t> touched;
   std::vector<float> p, a, g;
   const float eps = 1e-8f;
   for (int epoch = 0; epoch < o.epochs; ++epoch) {
@@ -91,26 +94,27 @@ OpinionModel OpinionTrainer::Train(const std::vector<OpinionExample>& examples,
       const float err =
           static_cast<float>((r_hat - double(e.target)) * side_weight[SideOf(e.target)]);
       if (err == 0) continue;
-      grad.clear();
+      touched.clear();
       float gb = 0;
       for (size_t i = 0; i < n; ++i) {
         const OpinionFeatures& f = e.sentences[i];
-        const float ds = err * a[i] * (1 - p[i] * p[i]);             // d loss / d s_i
+        const float ds = err * a[i] * (1 - p[i] * p[i]);                   // d loss / d s_i
         const float dg = err * a[i] * (p[i] - static_cast<float>(r_hat));  // d loss / d g_i
         gb += ds;
         for (uint32_t b : f.buckets) {
-          auto& [gw, gu] = grad[b];
-          gw += ds * f.value;
-          gu += dg * f.value;
+          if (!seen[b]) {
+            seen[b] = 1;
+            touched.push_back(b);
+          }
+          acc_w[b] += ds * f.value;
+          acc_u[b] += dg * f.value;
         }
       }
-      // Apply in bucket order so that the result does not depend on the map's iteration order.
-      std::vector<std::pair<uint32_t, std::pair<float, float>>> sorted(grad.begin(), grad.end());
-      std::sort(sorted.begin(), sorted.end(),
-                [](const auto& x, const auto& y) { return x.first < y.first; });
-      for (const auto& [b, gr] : sorted) {
-        const float gw = gr.first + o.l2 * model.w_[b];
-        const float gu = gr.second + o.l2 * model.u_[b];
+      for (uint32_t b : touched) {
+        const float gw = acc_w[b] + o.l2 * model.w_[b];
+        const float gu = acc_u[b] + o.l2 * model.u_[b];
+        acc_w[b] = acc_u[b] = 0.0f;
+        seen[b] = 0;
         gw2[b] += gw * gw;
         gu2[b] += gu * gu;
         model.w_[b] -= o.learning_rate * gw / (std::sqrt(gw2[b]) + eps);
@@ -128,7 +132,7 @@ OpinionEvaluation EvaluateOpinions(const OpinionModel& model,
   OpinionEvaluation ev;
   double abs_error = 0;
   for (const OpinionExample& e : examples) {
-    const double r = OpinionModel::Verdict(model.Score(e.sentences));
+    const double r = OpinionModel::Verdict(model.ScoreFeatures(e.sentences));
     abs_error += std::abs(r - double(e.target));
     if (e.target == 0) continue;
     ++ev.examples;

@@ -217,6 +217,7 @@ std::string RunKey(const RunOptions& o) {
       << (se.skip_fragments ? "" : ";fragments_kept")
       << ";polarity=" << DataFilesKey(PolarityLexicon::DefaultPaths())
       << ";points=" << kPointsVersion;
+  if (o.summarize.salience_mix != 0) key << ";salience_mix=" << o.summarize.salience_mix;
   // Only a set filter is named, so unfiltered runs keep the keys (and incremental re-runs) of
   // runs made before filters existed.
   // The encoder's candidate count changes combined results (SummarizeOptions::dense_candidates).
@@ -573,6 +574,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
     opinion = ChooseOpinionModel(store, true);
   }
 
+  if (opinion) summarize.opinions = &opinion->model;
+
   RunInfo info;
   info.key = RunKey(options) + ";opinion=" + (opinion ? opinion->hash : "none");
   info.snapshot_review_id = snapshot;
@@ -681,12 +684,17 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
               SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview,
                              summarize, seeds_for(texts), embedder);
           ScopeResult r;
-          // Each review's sentences scored together: salience is their share of its verdict.
+          // Each review's sentences scored together: salience is their share of its verdict; the
+          // stored score is the model's with the word lists as a prior (CombineWithWordLists).
           for (const StoredReview& review : job->reviews) {
             if (!opinion || (only && &review != only)) continue;
             std::vector<std::string> sentences;
             for (const StoredSentence& s : review.sentences) sentences.push_back(s.text);
-            const std::vector<SentenceOpinion> o = opinion->model.Score(sentences);
+            std::vector<SentenceOpinion> o = opinion->model.Score(sentences);
+            for (size_t i = 0; i < o.size(); ++i) {
+              const int words = lexicon.Score(sentences[i]);
+              o[i].score = CombineWithWordLists(o[i].score, (words > 0) - (words < 0));
+            }
             r.opinions.insert(r.opinions.end(), o.begin(), o.end());
           }
           r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,

@@ -20,8 +20,25 @@ constexpr size_t kReadBatchProducts = 256;
 struct HeldOutExample {
   std::string source;
   OpinionExample example;
-  int lexicon_sign = 0;  // sign of the summed word-list scores of its sentences
+  int lexicon_sign = 0;            // sign of the summed word-list scores of its sentences
+  std::vector<int> word_signs;     // each sentence's word-list sign
 };
+
+// EvaluateOpinions with each sentence's score combined with its word-list sign.
+void AddCombined(OpinionEvaluation* ev, const OpinionModel& model, const HeldOutExample& h) {
+  std::vector<SentenceOpinion> o = model.ScoreFeatures(h.example.sentences);
+  for (size_t i = 0; i < o.size(); ++i) o[i].score = CombineWithWordLists(o[i].score, h.word_signs[i]);
+  const double r = OpinionModel::Verdict(o);
+  const float target = h.example.target;
+  if (target == 0) return;
+  ++ev->examples;
+  const bool right = (r > 0 && target > 0) || (r < 0 && target < 0);
+  ev->correct += right;
+  if (std::abs(r) >= model.band()) {
+    ++ev->sided;
+    ev->sided_correct += right;
+  }
+}
 
 void AddLexicon(OpinionEvaluation* ev, int sign, float target) {
   if (target == 0) return;
@@ -60,7 +77,8 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
   std::string unknown_scales;
   for (const auto& [path, range] : store.SourceRatings()) {
     const RatingScale scale = DetectRatingScale(range.min, range.max, range.labels_only);
-    if (scale.kind == RatingScale::Kind::kLinear) {
+    // A linear range symmetric about 0 (stances -1/+1, -2..2) has its middle at 0: known.
+    if (scale.kind == RatingScale::Kind::kLinear && !(range.max > 0 && range.min == -range.max)) {
       unknown_scales += (unknown_scales.empty() ? "" : ", ") + path + " (" +
                         Fixed(range.min, 6) + " to " + Fixed(range.max, 6) + ")";
     }
@@ -119,12 +137,17 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
         OpinionExample e;
         e.target = target;
         int lex = 0;
+        std::vector<int> signs;
         for (const StoredSentence& s : r.sentences) {
           e.sentences.push_back(ExtractOpinionFeatures(s.text, dim_bits));
-          if (held) lex += lexicon.Score(s.text);
+          if (held) {
+            const int words = lexicon.Score(s.text);
+            lex += words;
+            signs.push_back((words > 0) - (words < 0));
+          }
         }
         if (held) {
-          heldout.push_back({r.source, std::move(e), (lex > 0) - (lex < 0)});
+          heldout.push_back({r.source, std::move(e), (lex > 0) - (lex < 0), std::move(signs)});
           ++source_reviews[r.source];
         } else {
           report.train_sentences += e.sentences.size();
@@ -164,6 +187,7 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
       if (!source.empty() && h.source != source) continue;
       examples.push_back(h.example);
       AddLexicon(&row.lexicon, h.lexicon_sign, h.example.target);
+      AddCombined(&row.combined, model, h);
     }
     row.trained = EvaluateOpinions(model, examples);
     if (start) row.start = EvaluateOpinions(*start, examples);
@@ -200,7 +224,8 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
          << ",\"start\":\"" << (start && options.start_from_default ? start->Hash() : "none")
          << "\",\"heldout\":{\"trained\":" << EvaluationJson(all.trained);
     if (start) json << ",\"default\":" << EvaluationJson(all.start);
-    json << ",\"word_lists\":" << EvaluationJson(all.lexicon) << "},\"sources\":[";
+    json << ",\"word_lists\":" << EvaluationJson(all.lexicon)
+         << ",\"with_word_lists\":" << EvaluationJson(all.combined) << "},\"sources\":[";
     bool first = true;
     for (const auto& [path, n] : source_reviews) {
       json << (first ? "" : ",") << JsonQuote(path);

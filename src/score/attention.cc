@@ -476,4 +476,21 @@ std::vector<HeadAnchor> TopicAnchors(const Matrix& S, int heads, int max_rows) {
   return anchors;
 }
 
+void AddLogitHead(Weights* w, const std::string& name, const Eigen::VectorXf& logits, float mix,
+                  float z_temperature) {
+  const Eigen::Index n = w->final.size();
+  if (logits.size() != n) throw std::invalid_argument("AddLogitHead: " + name + ": size mismatch");
+  if (!(mix >= 0.f && mix <= 1.f)) throw std::invalid_argument("AddLogitHead: mix outside [0, 1]");
+  if (n == 0) return;
+  Eigen::VectorXf head = logits / (z_temperature * std::max(StdDev(logits), kMinSpread));
+  SoftmaxInPlace(head.data(), head.size());
+  const Eigen::Index h = w->per_head.cols();
+  w->per_head.conservativeResize(n, h + 1);
+  w->per_head.col(h) = head;
+  w->head_names.push_back(name);
+  for (float& m : w->head_mix) m *= 1.f - mix;
+  w->head_mix.push_back(mix);
+  if (mix > 0.f) w->final = (1.f - mix) * w->final + mix * head;
+}
+
 }  // namespace revsum

@@ -62,6 +62,13 @@ ScopeSummary SummarizeScope(const std::vector<std::string>& texts, Scope scope,
 
   const AttentionScorer scorer(options.scorer, std::move(anchors));
   out.weights = scorer.Score(S, scope);
+  if (options.opinions) {
+    const std::vector<SentenceOpinion> opinions = options.opinions->Score(texts);
+    Eigen::VectorXf logits(n);
+    for (Eigen::Index i = 0; i < n; ++i) logits(i) = opinions[static_cast<size_t>(i)].logit;
+    AddLogitHead(&out.weights, "salience", logits, options.salience_mix,
+                 options.scorer.z_temperature);
+  }
   const BudgetedSelector selector(options.selector, BudgetWordCost(), options.token_cost);
   out.selected = selector.Select(texts, out.weights.final, S, options.budget, &out.fragments,
                                  &out.weights.gram);

@@ -310,7 +310,7 @@ PRAGMA legacy_alter_table = OFF;
 // verdict); the models a store trained on its own ratings are kept with what they learned from.
 // NULL opinion: a run made before schema 8.
 constexpr const char* kMigration8 = R"sql(
-ALTER TABLE scores ADD COLUMN opinion REAL;   -- learned polarity p in [-1, 1]; NULL before schema 8
+ALTER TABLE scores ADD COLUMN opinion REAL;   -- polarity score in [-1, 1] (opinion.h); NULL: none
 ALTER TABLE scores ADD COLUMN salience REAL;  -- share of the review's verdict (sums to 1 per review)
 CREATE TABLE opinion_models (
   id                 INTEGER PRIMARY KEY,
@@ -325,10 +325,10 @@ CREATE TABLE opinion_models (
   model              BLOB NOT NULL
 );
 -- Each sentence's learned opinion in the latest finished run that has opinions (product-scope
--- rows first): polarity praise / complaint at |score| >= 0.25 (OpinionModel::kDefaultBand).
+-- rows first): polarity praise / complaint at |score| >= 0.8 (OpinionModel::kDefaultBand).
 CREATE VIEW sentence_opinions AS
   SELECT s.id AS sentence_id, s.review_id, p.key AS product, s.idx, s.text,
-         CASE WHEN sc.opinion >= 0.25 THEN 'praise' WHEN sc.opinion <= -0.25 THEN 'complaint'
+         CASE WHEN sc.opinion >= 0.8 THEN 'praise' WHEN sc.opinion <= -0.8 THEN 'complaint'
               ELSE 'neutral' END AS polarity,
          sc.opinion AS score, sc.salience, sc.run_id
   FROM scores sc JOIN sentences s ON s.id = sc.sentence_id JOIN reviews r ON r.id = s.review_id

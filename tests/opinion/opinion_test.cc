@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -69,13 +70,13 @@ OpinionTrainOptions SmallOptions() {
 
 TEST(OpinionTrainer, LearnsSentenceSidesAndSalienceFromReviewRatingsAlone) {
   const OpinionModel m = OpinionTrainer(SmallOptions()).Train(NarratedReviews(14, 240));
-  const std::vector<SentenceOpinion> good =
-      m.Score({"We keep it in the kitchen.", "Excellent kettle, boils in no time."});
-  EXPECT_EQ(m.Side(good[1].score), OpinionSide::kPraise);
+  const std::vector<SentenceOpinion> good = m.Score(
+      std::vector<std::string>{"We keep it in the kitchen.", "Excellent kettle, boils in no time."});
+  EXPECT_GT(good[1].score, 0.5f);
   EXPECT_GT(good[1].salience, good[0].salience);
-  const std::vector<SentenceOpinion> bad =
-      m.Score({"The handle cracked within a week.", "It came in a brown box."});
-  EXPECT_EQ(m.Side(bad[0].score), OpinionSide::kComplaint);
+  const std::vector<SentenceOpinion> bad = m.Score(
+      std::vector<std::string>{"The handle cracked within a week.", "It came in a brown box."});
+  EXPECT_LT(bad[0].score, -0.5f);
   EXPECT_GT(bad[0].salience, bad[1].salience);
   EXPECT_NEAR(good[0].salience + good[1].salience, 1.0f, 1e-5f);
   const OpinionEvaluation ev = EvaluateOpinions(m, NarratedReviews(14, 60));
@@ -118,15 +119,26 @@ TEST(OpinionModel, HeldOutIsATenthByTextHash) {
 // The shipped default model on sentences written for this test (not from its training data).
 TEST(DefaultOpinionModel, LoadsVerifiedAndReadsEnglishAndChinese) {
   const OpinionModel m = LoadDefaultOpinionModel();
-  auto side = [&](const std::string& s) { return m.Side(m.Score({s})[0].score); };
-  EXPECT_EQ(side("Works great and the battery lasts for days, highly recommend."),
-            OpinionSide::kPraise);
-  EXPECT_EQ(side("Stopped working after a week, a complete waste of money."),
-            OpinionSide::kComplaint);
-  EXPECT_EQ(side("质量很好，非常满意，物流也快。"), OpinionSide::kPraise);
-  EXPECT_EQ(side("太差了，用了两天就坏了，不推荐。"), OpinionSide::kComplaint);
+  auto p = [&](const std::string& s) { return m.Score(std::vector<std::string>{s})[0].score; };
+  EXPECT_GT(p("Works great and the battery lasts for days, highly recommend."), 0.5f);
+  EXPECT_LT(p("Stopped working after a week, a complete waste of money."), -0.5f);
+  EXPECT_GT(p("质量很好，非常满意，物流也快。"), 0.5f);
+  EXPECT_LT(p("太差了，用了两天就坏了，不推荐。"), -0.5f);
   // Mixed text: the Chinese and the English halves both count.
-  EXPECT_EQ(side("这个耳机 sound quality is terrible, 很失望"), OpinionSide::kComplaint);
+  EXPECT_LT(p("这个耳机 sound quality is terrible, 很失望"), -0.5f);
+}
+
+TEST(CombineWithWordLists, TheListsAreEvidenceAStrongModelVerdictOutweighs) {
+  EXPECT_EQ(CombineWithWordLists(0.3f, 0), 0.3f);
+  // A word-list praise lifts an unsure sentence to a side...
+  EXPECT_GE(CombineWithWordLists(0.1f, 1), OpinionModel::kDefaultBand);
+  EXPECT_LE(CombineWithWordLists(-0.1f, -1), -OpinionModel::kDefaultBand);
+  // ...and against a confident model verdict leaves it unsided rather than flipped.
+  const float battery = CombineWithWordLists(-0.92f, 1);
+  EXPECT_GT(battery, -OpinionModel::kDefaultBand);
+  EXPECT_LT(battery, OpinionModel::kDefaultBand);
+  EXPECT_TRUE(std::isfinite(CombineWithWordLists(1.0f, -1)));
+  EXPECT_TRUE(std::isfinite(CombineWithWordLists(-1.0f, 1)));
 }
 
 }  // namespace

@@ -354,5 +354,36 @@ TEST(AttentionScorerTest, SparseRowsGetTheDenseProductsUpToRounding) {
   }
 }
 
+TEST(AddLogitHeadTest, AddsANormalisedHeadAndKeepsTheMixesSummingToOne) {
+  const Matrix S = ClusteredRows(7);
+  const AttentionScorer scorer({}, TwoAnchors(S.cols()));
+  Weights w = scorer.Score(S, Scope::kProduct);
+  const Eigen::VectorXf before = w.final;
+  Eigen::VectorXf logits = Eigen::VectorXf::Zero(S.rows());
+  logits(3) = 2.f;
+  AddLogitHead(&w, "salience", logits, 0.2f, 0.8f);
+  ASSERT_EQ(w.head_names.back(), "salience");
+  const Eigen::VectorXf head = w.per_head.col(w.per_head.cols() - 1);
+  EXPECT_NEAR(head.sum(), 1.f, 1e-5f);
+  Eigen::Index top = 0;
+  head.maxCoeff(&top);
+  EXPECT_EQ(top, 3);
+  float mix = 0;
+  for (float m : w.head_mix) mix += m;
+  EXPECT_NEAR(mix, 1.f, 1e-5f);
+  EXPECT_NEAR(w.final.sum(), 1.f, 1e-5f);
+  EXPECT_NEAR(w.final(3), 0.8f * before(3) + 0.2f * head(3), 1e-6f);
+}
+
+TEST(AddLogitHeadTest, MixZeroExplainsWithoutChangingTheFinalWeights) {
+  const Matrix S = ClusteredRows(7);
+  Weights w = AttentionScorer({}, TwoAnchors(S.cols())).Score(S, Scope::kReview);
+  const Eigen::VectorXf before = w.final;
+  AddLogitHead(&w, "salience", Eigen::VectorXf::LinSpaced(S.rows(), -1.f, 1.f), 0.f, 0.8f);
+  EXPECT_EQ(w.final, before);
+  EXPECT_EQ(w.per_head.cols(), static_cast<Eigen::Index>(w.head_names.size()));
+  EXPECT_THROW(AddLogitHead(&w, "x", Eigen::VectorXf::Zero(2), 0.f, 0.8f), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace revsum

@@ -287,7 +287,7 @@ TEST_F(IntegrityTest, PlainSqlReadsTheSearchIndexAndPerHeadWeights) {
   run.params_json = "{}";
   run.embedder = "lexical";
   int64_t id = store->BeginRun(run, {"consensus", "centroid"});
-  store->AddScores(id, "product", {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}}});
+  store->AddScores(id, "product", {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}, std::nullopt, std::nullopt}});
   store->FinishRun(id);
   // External content: the index holds no second copy; rowid = sentences.id; CJK one per token.
   EXPECT_THAT(Query("SELECT sql FROM sqlite_master WHERE name = 'sentences_fts'"),
@@ -405,11 +405,15 @@ TEST_F(IntegrityTest, MigratesScoresToAnAppendOrderTableKeepingEveryRow) {
             "a=0.25");
   sqlite3* db;
   ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  EXPECT_NE(sqlite3_exec(db, "INSERT INTO scores VALUES (1, 'product', 1, 0.5, '[2]')", nullptr,
-                         nullptr, nullptr),
+  EXPECT_NE(sqlite3_exec(db,
+                         "INSERT INTO scores(run_id, scope, sentence_id, weight, head_weights) "
+                         "VALUES (1, 'product', 1, 0.5, '[2]')",
+                         nullptr, nullptr, nullptr),
             SQLITE_OK)
       << "the key still refuses a second row";
-  EXPECT_EQ(sqlite3_exec(db, "INSERT OR REPLACE INTO scores VALUES (1, 'product', 1, 0.5, '[2]')",
+  EXPECT_EQ(sqlite3_exec(db,
+                         "INSERT OR REPLACE INTO scores(run_id, scope, sentence_id, weight, "
+                         "head_weights) VALUES (1, 'product', 1, 0.5, '[2]')",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
