@@ -37,7 +37,8 @@ Runner Setup(CLI::App& sub) {
   sub.add_option("--model", args->model, "an opinion model file (revsum train --out)");
   sub.add_option("--db", args->db, "use this store's own model (it must have one)")
       ->check(CLI::ExistingFile);
-  sub.add_flag("--json", args->json, "one JSON object per line: text, score, polarity, model, word_lists, logit");
+  sub.add_flag("--json", args->json,
+               "one JSON object per line: text, score, polarity, model, word_lists, logit");
   return [args] {
     std::optional<OpinionModel> model;
     if (!args->model.empty()) {
@@ -47,7 +48,8 @@ Runner Setup(CLI::App& sub) {
       options.read_only = true;
       auto store = ReviewStore::Open(args->db, options);
       const std::optional<StoredOpinionModel> stored = store->LatestOpinionModel();
-      if (!stored) throw std::runtime_error(args->db + ": the store has no opinion model of its own");
+      if (!stored)
+        throw std::runtime_error(args->db + ": the store has no opinion model of its own");
       model = OpinionModel::Deserialize(
           stored->blob, args->db + ": opinion_models row " + std::to_string(stored->id));
     } else {
@@ -65,8 +67,8 @@ Runner Setup(CLI::App& sub) {
                   << ",\"polarity\":\"" << side << "\",\"model\":" << Fixed(o.score)
                   << ",\"word_lists\":" << sign << ",\"logit\":" << Fixed(o.logit) << "}\n";
       } else {
-        std::cout << Fixed(score) << '\t' << side << '\t' << Fixed(o.score) << '\t' << sign
-                  << '\t' << Fixed(o.logit) << '\t' << TerminalSafe(line) << '\n';
+        std::cout << Fixed(score) << '\t' << side << '\t' << Fixed(o.score) << '\t' << sign << '\t'
+                  << Fixed(o.logit) << '\t' << TerminalSafe(line) << '\n';
       }
     }
     return kExitOk;

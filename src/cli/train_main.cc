@@ -71,8 +71,7 @@ Runner Setup(CLI::App& sub) {
       std::snprintf(secs, sizeof secs, "%.1f", r.train_seconds);
       std::cerr << "train: " << secs << " s; held-out reviews, side of the predicted rating:\n";
       for (const HeldOutRow& row : r.heldout) {
-        std::cerr << (row.source.empty() ? std::string("all sources")
-                                         : TerminalSafe(row.source))
+        std::cerr << (row.source.empty() ? std::string("all sources") : TerminalSafe(row.source))
                   << " (" << Thousands(row.trained.examples) << " rated off the middle)\n";
         PrintRow("this store's model ", row.trained);
         if (start) PrintRow("default model      ", row.start);

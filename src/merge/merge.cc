@@ -409,9 +409,10 @@ class Merger {
                  "INSERT OR IGNORE INTO opinion_models(sha256, trained_on, snapshot_review_id, "
                  "reviews, heldout_reviews, heldout_accuracy, default_accuracy, created_at, model) "
                  "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
-    Query q(in_,
-            "SELECT sha256, trained_on, snapshot_review_id, reviews, heldout_reviews, "
-            "heldout_accuracy, default_accuracy, created_at, model FROM opinion_models ORDER BY id");
+    Query q(
+        in_,
+        "SELECT sha256, trained_on, snapshot_review_id, reviews, heldout_reviews, "
+        "heldout_accuracy, default_accuracy, created_at, model FROM opinion_models ORDER BY id");
     while (q.Step()) {
       for (int c = 1; c <= 9; ++c) insert.BindValue(c, q, c - 1);
       insert.Run();

@@ -218,8 +218,7 @@ OpinionModel OpinionModel::Deserialize(std::string_view blob, std::string_view o
                        "contents); retrain it with `revsum train` or restore the file");
   }
   const auto dim_bits = Get<uint32_t>(blob, 8);
-  if (dim_bits < 8 || dim_bits > 26 ||
-      body.size() != kHeaderBytes + 8 * (size_t{1} << dim_bits)) {
+  if (dim_bits < 8 || dim_bits > 26 || body.size() != kHeaderBytes + 8 * (size_t{1} << dim_bits)) {
     throw OpinionError(where + ": opinion model has a wrong size for 2^" +
                        std::to_string(dim_bits) + " buckets");
   }
@@ -266,8 +265,8 @@ OpinionModel LoadDefaultOpinionModel() {
   OpinionModel model = OpinionModel::Load(path);
   const std::string got = model.Hash();
   if (got != expected) {
-    throw OpinionError(path + ": sha256 " + got + " is not the manifest's " + expected +
-                       " (" + manifest_path + "); rebuild it with scripts/train-opinions");
+    throw OpinionError(path + ": sha256 " + got + " is not the manifest's " + expected + " (" +
+                       manifest_path + "); rebuild it with scripts/train-opinions");
   }
   return model;
 }

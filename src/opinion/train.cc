@@ -1,8 +1,8 @@
 // Training the opinion model from review ratings (opinion.h): multiple-instance learning with
 // AdaGrad on the hashed buckets a review touches.
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "revsum/opinion.h"

@@ -412,7 +412,7 @@ struct ScopeResult {
   std::vector<int64_t> sentence_ids;
   Weights weights;
   std::vector<SentenceOpinion> opinions;  // row i: sentence_ids[i] (salience within its review)
-  StoredSummary summary;  // all but run_id
+  StoredSummary summary;                  // all but run_id
   size_t sentences = 0;
   std::vector<StoredPoint> points;  // product scope only (points.h)
 };
@@ -700,9 +700,9 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,
                                   unit, embedder.name(), tokens.get());
           if (scope == "product") {
-            r.points = ProductPoints(job->reviews, texts, ids, result, summarize.selector,
-                                     embedder.name(), lexicon, scales, r.opinions,
-                                     opinion ? opinion->model.band() : 0.0f);
+            r.points =
+                ProductPoints(job->reviews, texts, ids, result, summarize.selector, embedder.name(),
+                              lexicon, scales, r.opinions, opinion ? opinion->model.band() : 0.0f);
           }
           r.sentence_ids = std::move(ids);
           r.weights = std::move(result.weights);

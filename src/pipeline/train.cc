@@ -20,14 +20,15 @@ constexpr size_t kReadBatchProducts = 256;
 struct HeldOutExample {
   std::string source;
   OpinionExample example;
-  int lexicon_sign = 0;            // sign of the summed word-list scores of its sentences
-  std::vector<int> word_signs;     // each sentence's word-list sign
+  int lexicon_sign = 0;         // sign of the summed word-list scores of its sentences
+  std::vector<int> word_signs;  // each sentence's word-list sign
 };
 
 // EvaluateOpinions with each sentence's score combined with its word-list sign.
 void AddCombined(OpinionEvaluation* ev, const OpinionModel& model, const HeldOutExample& h) {
   std::vector<SentenceOpinion> o = model.ScoreFeatures(h.example.sentences);
-  for (size_t i = 0; i < o.size(); ++i) o[i].score = CombineWithWordLists(o[i].score, h.word_signs[i]);
+  for (size_t i = 0; i < o.size(); ++i)
+    o[i].score = CombineWithWordLists(o[i].score, h.word_signs[i]);
   const double r = OpinionModel::Verdict(o);
   const float target = h.example.target;
   if (target == 0) return;
@@ -79,8 +80,8 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
     const RatingScale scale = DetectRatingScale(range.min, range.max, range.labels_only);
     // A linear range symmetric about 0 (stances -1/+1, -2..2) has its middle at 0: known.
     if (scale.kind == RatingScale::Kind::kLinear && !(range.max > 0 && range.min == -range.max)) {
-      unknown_scales += (unknown_scales.empty() ? "" : ", ") + path + " (" +
-                        Fixed(range.min, 6) + " to " + Fixed(range.max, 6) + ")";
+      unknown_scales += (unknown_scales.empty() ? "" : ", ") + path + " (" + Fixed(range.min, 6) +
+                        " to " + Fixed(range.max, 6) + ")";
     }
     scales.emplace(path, scale);
   }

@@ -14,12 +14,15 @@ namespace {
 TEST(OpinionTokens, LatinWordsLowerCasedIdeographsAlonePunctuationDropped) {
   EXPECT_EQ(OpinionTokens("Don't BUY it, really!"),
             (std::vector<std::string>{"don't", "buy", "it", "really", "!"}));
-  EXPECT_EQ(OpinionTokens("电池不耐用。"), (std::vector<std::string>{"电", "池", "不", "耐", "用"}));
+  EXPECT_EQ(OpinionTokens("电池不耐用。"),
+            (std::vector<std::string>{"电", "池", "不", "耐", "用"}));
   EXPECT_EQ(OpinionTokens("质量ok很好？"),
             (std::vector<std::string>{"质", "量", "ok", "很", "好", "?"}));
   EXPECT_EQ(OpinionTokens("Love it 😍"), (std::vector<std::string>{"love", "it", "😍"}));
   EXPECT_TRUE(OpinionTokens("").empty());
-  EXPECT_EQ(OpinionTokens("a\xff" "b"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(OpinionTokens("a\xff"
+                          "b"),
+            (std::vector<std::string>{"a", "b"}));
 }
 
 TEST(OpinionFeatures, UniBiAndTrigramsInRangeWithOneOverRootCountValues) {
@@ -29,7 +32,8 @@ TEST(OpinionFeatures, UniBiAndTrigramsInRangeWithOneOverRootCountValues) {
   for (uint32_t b : f.buckets) EXPECT_LT(b, 1u << 10);
   EXPECT_FLOAT_EQ(f.value, 1.0f / 3.0f);
   EXPECT_EQ(ExtractOpinionFeatures("not good at all", 10).buckets, f.buckets);
-  EXPECT_NE(ExtractOpinionFeatures("good", 18).buckets, ExtractOpinionFeatures("not good", 18).buckets);
+  EXPECT_NE(ExtractOpinionFeatures("good", 18).buckets,
+            ExtractOpinionFeatures("not good", 18).buckets);
   EXPECT_EQ(ExtractOpinionFeatures("...", 18).value, 0.0f);
 }
 
@@ -70,8 +74,8 @@ OpinionTrainOptions SmallOptions() {
 
 TEST(OpinionTrainer, LearnsSentenceSidesAndSalienceFromReviewRatingsAlone) {
   const OpinionModel m = OpinionTrainer(SmallOptions()).Train(NarratedReviews(14, 240));
-  const std::vector<SentenceOpinion> good = m.Score(
-      std::vector<std::string>{"We keep it in the kitchen.", "Excellent kettle, boils in no time."});
+  const std::vector<SentenceOpinion> good = m.Score(std::vector<std::string>{
+      "We keep it in the kitchen.", "Excellent kettle, boils in no time."});
   EXPECT_GT(good[1].score, 0.5f);
   EXPECT_GT(good[1].salience, good[0].salience);
   const std::vector<SentenceOpinion> bad = m.Score(
@@ -99,8 +103,9 @@ TEST(OpinionModel, RoundTripsAndRefusesADamagedBlob) {
     OpinionModel::Deserialize(flipped, "store.db: opinion_models row 1");
     FAIL() << "a damaged model was accepted";
   } catch (const OpinionError& e) {
-    EXPECT_NE(std::string(e.what()).find("store.db: opinion_models row 1: opinion model is damaged"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("store.db: opinion_models row 1: opinion model is damaged"),
+        std::string::npos)
         << e.what();
   }
   EXPECT_THROW(OpinionModel::Deserialize(blob.substr(0, blob.size() - 1), "t"), OpinionError);

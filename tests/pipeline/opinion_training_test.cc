@@ -30,8 +30,9 @@ int64_t Count(ReviewStore& store, const std::string& sql) {
 // `n` kettle reviews over 4 products; rating(i) gives each review's stars. A review says one of
 // a few things for its rating and some narration.
 std::string WriteDump(const TempDir& dir, size_t n, double (*rating)(size_t)) {
-  const char* good[] = {"It boils a full jug in under two minutes.", "The lid closes with a soft click.",
-                        "Pours cleanly without dribbling.", "Still spotless after months of use."};
+  const char* good[] = {"It boils a full jug in under two minutes.",
+                        "The lid closes with a soft click.", "Pours cleanly without dribbling.",
+                        "Still spotless after months of use."};
   const char* bad[] = {"The base started rusting in the second month.",
                        "Water tastes of plastic no matter how often I rinse it.",
                        "The switch clicks off before the water boils.",
@@ -44,8 +45,7 @@ std::string WriteDump(const TempDir& dir, size_t n, double (*rating)(size_t)) {
     const double r = rating(i);
     const char* said = r >= 4 ? good[i % 4] : r <= 2 ? bad[i % 4] : narration[(i + 1) % 4];
     out << "{\"id\":\"k" << i << "\",\"asin\":\"KETTLE" << i % 4 << "\",\"rating\":" << r
-        << ",\"text\":\"" << narration[i % 4] << " " << said << " Review number " << i
-        << ".\"}\n";
+        << ",\"text\":\"" << narration[i % 4] << " " << said << " Review number " << i << ".\"}\n";
   }
   return path;
 }
@@ -127,9 +127,9 @@ TEST(StoreOpinions, ADamagedStoredModelIsRefused) {
   std::string blob = store->LatestOpinionModel()->blob;
   blob[5000] ^= 0x01;
   sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(store->handle(), "UPDATE opinion_models SET model = ?1", -1, &st,
-                               nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_prepare_v2(store->handle(), "UPDATE opinion_models SET model = ?1", -1, &st, nullptr),
+      SQLITE_OK);
   sqlite3_bind_blob(st, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
   ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
   sqlite3_finalize(st);

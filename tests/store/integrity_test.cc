@@ -287,7 +287,9 @@ TEST_F(IntegrityTest, PlainSqlReadsTheSearchIndexAndPerHeadWeights) {
   run.params_json = "{}";
   run.embedder = "lexical";
   int64_t id = store->BeginRun(run, {"consensus", "centroid"});
-  store->AddScores(id, "product", {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}, std::nullopt, std::nullopt}});
+  store->AddScores(
+      id, "product",
+      {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}, std::nullopt, std::nullopt}});
   store->FinishRun(id);
   // External content: the index holds no second copy; rowid = sentences.id; CJK one per token.
   EXPECT_THAT(Query("SELECT sql FROM sqlite_master WHERE name = 'sentences_fts'"),

@@ -192,7 +192,9 @@ TEST_F(StoreTest, RerunWithSameKeyReplacesResults) {
   run.embedder = "lexical";
   for (int round = 0; round < 2; ++round) {
     int64_t id = store->BeginRun(run, {"overall", "consensus"});
-    store->AddScores(id, "product", {ScoreRow{review.sentences[0].id, 1.0, {0.5f, 0.5f}, std::nullopt, std::nullopt}});
+    store->AddScores(
+        id, "product",
+        {ScoreRow{review.sentences[0].id, 1.0, {0.5f, 0.5f}, std::nullopt, std::nullopt}});
     StoredSummary s;
     s.run_id = id;
     s.scope = "product";
