@@ -13,20 +13,12 @@
 #include <vector>
 
 #include "revsum/opinion.h"
+#include "review_sentences.h"
 #include "revsum/use_lite.h"
 
 namespace {
 
-std::vector<std::string> Sentences() {
-  const std::string path = std::string(REVSUM_SOURCE_DIR) + "/bench/data/use_lite_sentences.txt";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(line);
-  }
-  return out;
-}
+std::vector<std::string> Sentences() { return revsum::bench::ReviewSentences(); }
 
 // Features, both dot products and the review softmax: what a run does per sentence.
 void BM_OpinionScore(benchmark::State& state) {

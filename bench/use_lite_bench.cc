@@ -24,20 +24,12 @@
 #include <vector>
 
 #include "../src/embed/use_lite_matmul.h"
+#include "review_sentences.h"
 #include "revsum/use_lite.h"
 
 namespace {
 
-std::vector<std::string> Sentences() {
-  const std::string path = std::string(REVSUM_SOURCE_DIR) + "/bench/data/use_lite_sentences.txt";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(line);
-  }
-  return out;
-}
+std::vector<std::string> Sentences() { return revsum::bench::ReviewSentences(); }
 
 revsum::UseLiteEmbedder& Model(int threads, size_t cache_entries,
                                revsum::UseLitePrecision precision) {

@@ -29,21 +29,6 @@ void AppendCodePoint(std::string* out, UChar32 c) {
   if (!error) out->append(buf, static_cast<size_t>(len));
 }
 
-std::string Sha256Hex(std::string_view bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr) != 1) {
-    throw OpinionError("opinion model: OpenSSL EVP sha256 failed");
-  }
-  static const char* kHex = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < len; ++i) {
-    hex += kHex[md[i] >> 4];
-    hex += kHex[md[i] & 15];
-  }
-  return hex;
-}
-
 std::string Sha256Raw(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
@@ -51,6 +36,16 @@ std::string Sha256Raw(std::string_view bytes) {
     throw OpinionError("opinion model: OpenSSL EVP sha256 failed");
   }
   return std::string(reinterpret_cast<const char*>(md), len);
+}
+
+std::string Sha256Hex(std::string_view bytes) {
+  static const char* kHex = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : Sha256Raw(bytes)) {
+    hex += kHex[c >> 4];
+    hex += kHex[c & 15];
+  }
+  return hex;
 }
 
 template <typename T>

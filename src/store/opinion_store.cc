@@ -1,6 +1,4 @@
 // Opinion models a store trained on its own ratings (schema 8, table opinion_models; train.h).
-#include <ctime>
-
 #include <sqlite3.h>
 
 #include "revsum/store.h"
@@ -21,11 +19,6 @@ int64_t ReviewStore::AddOpinionModel(const StoredOpinionModel& model) {
     Flush();
     return id;
   }
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char now[32];
-  std::strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
   Statement ins(db_,
                 "INSERT INTO opinion_models(sha256, trained_on, snapshot_review_id, reviews, "
                 "heldout_reviews, heldout_accuracy, default_accuracy, created_at, model) "
@@ -37,7 +30,7 @@ int64_t ReviewStore::AddOpinionModel(const StoredOpinionModel& model) {
       .Bind(5, model.heldout_reviews)
       .Bind(6, model.heldout_accuracy)
       .Bind(7, model.default_accuracy)
-      .Bind(8, model.created_at.empty() ? std::string(now) : model.created_at)
+      .Bind(8, model.created_at.empty() ? store_internal::NowUtc() : model.created_at)
       .BindBlob(9, model.blob)
       .Run();
   const int64_t id = sqlite3_last_insert_rowid(db_);

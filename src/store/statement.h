@@ -117,6 +117,9 @@ uint64_t RejectContentHash(std::string_view source, uint64_t line, std::string_v
 
 // summaries.sentence_ids: a JSON array of ids, and back.
 std::string JoinIds(const std::vector<int64_t>& ids);
+
+// The current UTC time as ISO 8601 ("2026-12-04T17:00:00Z"): runs' and models' timestamps.
+std::string NowUtc();
 std::vector<int64_t> ParseIds(const std::string& json);
 // runs.heads: head names separated by tabs, and back.
 std::string JoinTabs(const std::vector<std::string>& names);

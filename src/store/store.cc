@@ -21,18 +21,10 @@
 namespace revsum {
 
 using store_internal::Fail;
+using store_internal::NowUtc;
 using store_internal::Statement;
 
 namespace {
-
-std::string NowUtc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 void Fnv1a(uint64_t* h, std::string_view s) { *h = Fnv1a64(s, *h); }
 
@@ -1070,6 +1062,15 @@ std::vector<std::pair<int64_t, ScoreRow>> ReviewStore::GetScores(
     }
   }
   return out;
+}
+
+std::string store_internal::NowUtc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace revsum
