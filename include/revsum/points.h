@@ -8,7 +8,9 @@
 //
 //   1. Clustering (leader clustering by cosine, then average-linkage merges and centroid
 //      re-assignment; O(n K d + K^2 d) per round):
-//      sign: each sentence's sign under the word lists (PolarityLexicon::Score, below). A sentence
+//      sign: each sentence's side under its opinion score (PointsInput::opinions: the learned
+//         model with the word lists as a prior, opinion.h), or without scores its sign under the
+//         word lists (PolarityLexicon::Score, below); "lexicon" below means this sign. A sentence
 //         never joins a point whose leader has the opposite sign: "battery is great" and
 //         "battery is awful" are near in any distributional space but are two opinions.
 //      a. leaders: sentences in decreasing final attention weight (all of them, or the first
