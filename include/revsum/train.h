@@ -90,5 +90,7 @@ struct ChosenOpinionModel {
 };
 ChosenOpinionModel ChooseOpinionModel(ReviewStore& store, bool train,
                                       const StoreTrainOptions& options = {});
+// The shipped default model, described as runs name it (LoadDefaultOpinionModel).
+ChosenOpinionModel DefaultOpinion();
 
 }  // namespace revsum

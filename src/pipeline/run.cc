@@ -567,9 +567,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   // The opinion model (train.h): chosen, or trained on the store's ratings, before the run starts.
   std::optional<ChosenOpinionModel> opinion;
   if (options.opinions == RunOptions::Opinions::kDefault) {
-    opinion = ChosenOpinionModel{LoadDefaultOpinionModel(), "", "", std::nullopt};
-    opinion->hash = opinion->model.Hash();
-    opinion->description = "default model (sha256 " + opinion->hash.substr(0, 12) + ")";
+    opinion = DefaultOpinion();
   } else if (options.opinions == RunOptions::Opinions::kAuto) {
     opinion = ChooseOpinionModel(store, true);
   }

@@ -64,6 +64,13 @@ std::string EvaluationJson(const OpinionEvaluation& e) {
          ",\"sided_accuracy\":" + Fixed(e.sided_accuracy()) + "}";
 }
 
+ChosenOpinionModel DefaultOpinion(OpinionModel model) {
+  ChosenOpinionModel out{std::move(model), "", "", std::nullopt};
+  out.hash = out.model.Hash();
+  out.description = "default model (sha256 " + out.hash.substr(0, 12) + ")";
+  return out;
+}
+
 }  // namespace
 
 StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions& options,
@@ -262,10 +269,11 @@ ChosenOpinionModel ChooseOpinionModel(ReviewStore& store, bool train,
       return out;
     }
   }
-  ChosenOpinionModel out{std::move(fallback), "", "", std::move(training)};
-  out.hash = out.model.Hash();
-  out.description = "default model (sha256 " + out.hash.substr(0, 12) + ")";
+  ChosenOpinionModel out = DefaultOpinion(std::move(fallback));
+  out.training = std::move(training);
   return out;
 }
+
+ChosenOpinionModel DefaultOpinion() { return DefaultOpinion(LoadDefaultOpinionModel()); }
 
 }  // namespace revsum
