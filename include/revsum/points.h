@@ -2,62 +2,52 @@
 // "Points"). The values of the attention.
 //
 // Input: one product scope as the scorer saw it — sentence texts, the review each sentence comes
-// from, the reviews' ratings (when the dump has them), the L2-normalised embeddings S and the
-// attention Weights (score.h). Output: a list of points, each a representative sentence and its
-// evidence (the member sentences that say the same thing).
+// from, the reviews' ratings (when the dump has them), the L2-normalised embeddings S, the
+// attention Weights (score.h) and each sentence's learned opinion and salience (opinion.h).
+// Output: a list of points, each a claim its members make: a representative sentence (the face)
+// and the member sentences that say the same thing on the same side. A sentence that makes no
+// claim shared by enough reviews joins no point; there is no catch-all point.
 //
-//   1. Clustering (leader clustering by cosine, then average-linkage merges and centroid
-//      re-assignment; O(n K d + K^2 d) per round):
-//      sign: each sentence's side under its opinion score (PointsInput::opinions: the learned
-//         model with the word lists as a prior, opinion.h), or without scores its sign under the
-//         word lists (PolarityLexicon::Score, below); "lexicon" below means this sign. A sentence
-//         never joins a point whose leader has the opposite sign: "battery is great" and
-//         "battery is awful" are near in any distributional space but are two opinions.
-//      a. leaders: sentences in decreasing final attention weight (all of them, or the first
-//         max_scan when it is set); one
-//         that is not a fragment (PointsOptions::is_fragment) and whose cosine to every
-//         sign-compatible leader so far is below `threshold` becomes a new leader, up to
-//         max_leaders;
-//      b. members: every sentence joins its most similar compatible leader when that cosine is
-//         at least `threshold` (a sentence belongs to one point at most; a leader to its own);
-//      c. refine_rounds times: two points merge while their average linkage (mean cosine over
-//         pairs of members) is at least merge_threshold and their leaders' signs do not oppose;
-//         then every sentence joins its most similar compatible centroid (normalised mean of the
-//         members) at cosine centroid_threshold or more. Leader clustering alone splits a
-//         paraphrase group whose leader is far from some wordings (planted "battery" 33-36 % for
-//         40 % before); then the sentences that joined a leader in b but no centroid now (a small
-//         group merged into a big one whose centroid is far from it) lead and join points of
-//         their own among themselves, as in a and b (rescue_orphans: the planted Chinese 5 %
-//         "service" complaint had merged into the 40 % "battery" one and kept 1 of 10 reviews);
-//      d. polar split: a point whose leader is unsigned (so members of both signs could join)
-//         and that holds both praise and complaints, each from at least min_support reviews and
-//         the smaller side at least polar_split_share of its signed members, splits into a
-//         praise point, a complaint point and what is left (the members that say neither, with
-//         the old leader): 酒店's "service" point was a 25 % neutral mix of "服务很不错" and
-//         "服务态度很差";
+//   1. Clustering (PointFinder in points.cc, one named step each):
+//      a. sides: each sentence's side under its opinion score (PointsInput::opinions: the learned
+//         model with the word lists as a prior) at the band, or without scores its sign under
+//         the word lists (PolarityLexicon::Score); "lexicon" below means this sign. An unsigned
+//         sentence that carries at least rated_side_salience of its review's verdict takes its
+//         review's rating side (PointsOptions::rated_side): in ArgKP an argument's rating is its
+//         stance. Praise and complaint about one thing are near in any distributional space
+//         ("battery is great" ~ "battery is awful") and never share a point;
+//      b. average linkage within each side (complaint, unsigned, praise), cut at `threshold`
+//         (AverageLinkage: nearest-neighbour chains, O(m^2)); a side of more than
+//         max_cluster_sentences clusters an even sample of them;
+//      c. a praise or complaint group made mostly of rating-sided unsigned sentences that links
+//         at the cut to an unsigned group joins it (a statement made in reviews of every rating
+//         is no argument of one side); then an unsigned group linked at the cut to groups of one
+//         side only joins its most linked group there (the same claim in words the opinion
+//         model could not sign);
+//      d. support: groups said by fewer than max(min_support, min_share x reviews) reviews are
+//         dropped; the sampled-out sentences of a side join its most linked kept group when the
+//         linkage (their mean cosine to its members) reaches the cut;
 //      e. representative: the member nearest the point's centroid that is not a fragment and,
 //         when there are at least 5 such members, no longer (in bytes) than their median (the
-//         most typical wording of a typical length; the highest-weight member was often a
-//         generic or off-topic one: "It boils water.", a filler sentence as the face of the
-//         planted Chinese "service"; and the nearest alone was often a long sentence listing
-//         many things, which took a summary's budget by itself); for a praise or complaint point
-//         (4), the same among the members whose own sign says it, when there is one. The point's
-//         text is the representative without the number of a list item it opens
-//         ("2.屏幕颜色过渡柔和", "3、配置"). In a small scope (PointsOptions::small_scope_*),
-//         members whose cosine to the representative is below small_scope_member_min_similarity
-//         then leave the point.
+//         most typical wording of a typical length); for a praise or complaint point (4), the
+//         same among the members whose own sign says it, when there is one. The point's text is
+//         the representative without the number of a list item it opens ("2.屏幕颜色过渡柔和",
+//         "3、配置"). In a small scope (PointsOptions::small_scope_*), members whose cosine to
+//         the representative is below small_scope_member_min_similarity then leave the point.
+//      Measured: bench/argkp.sh (human key-point groupings) and bench/points_planted.sh
+//      (planted opinions); README "Points".
 //      Cosine is taken in the "cluster space":
 //        - a scope whose text is mostly CJK (CjkFraction >= learned_min_cjk): sentence vectors
 //          learned from the scope's own sentences (LearnedSentenceVectors: PPMI + truncated SVD
 //          over CJK characters and bigrams, SIF sums; polarity words down-weighted, since the
-//          sign is checked apart), with the learned_* thresholds, and each sentence's aspects
+//          sign is checked apart), cut at learned_threshold, and each sentence's aspects
 //          (the aspect terms it names, PolarityLexicon::Aspects) appended with weight
 //          learned_aspect_weight. USE-lite maps Chinese to its unknown piece, character bigrams
 //          do not see paraphrases, and the product's own co-occurrences cannot join wordings
 //          that share no characters;
-//        - a scope of few reviews (small_scope_reviews): S centred (PointsOptions::centre) with
-//          the small_scope_* thresholds;
-//        - otherwise S itself, or only its last `cluster_columns` columns renormalised (for the
+//        - a scope of few reviews (small_scope_reviews): S centred by small_scope_centre, cut at
+//          small_scope_threshold;
+//        - otherwise S centred by `centre`, or only its last `cluster_columns` columns (for the
 //          combined embedder: the USE-lite half, which matches paraphrases — "battery dies fast"
 //          ~ "doesn't hold a charge" — where the lexical half only matches shared words).
 //          REQUIRES: every row has that half (a row whose cluster-space part is zero joins no
@@ -102,8 +92,10 @@
 //      where about half the points are then neutral/unknown; README "Points") and
 //      tests/points/points_test.cc PolarityLexicon.EnglishHandLabelledSet (the English lists on
 //      140 hand-labelled sentences: 87.9 %).
-//   5. Points are ordered by support, then weight. Points with support below min_support are
-//      dropped, except that a scope with any sentence keeps at least one point (the best one).
+//   5. Points are ordered by support, then weight; every point with enough support is kept (no
+//      cap: the export chooses by budget). A scope with sentences but no supported group keeps
+//      one point, its heaviest sentence that is not a fragment, so a one-review product still
+//      says something.
 #pragma once
 
 #include <cstddef>
@@ -236,43 +228,40 @@ Matrix LearnedSentenceVectors(const std::vector<std::string>& texts,
                               const std::function<bool(std::string_view)>& polar = nullptr);
 
 struct PointsOptions {
-  // Cosine (in the cluster space) at or above which two sentences say the same thing.
-  // 0.4: cosine distance 0.6, as DESIGN measured for USE-lite; tests/pipeline/points_quality_test
-  // prints the planted-share error for other values.
-  float threshold = 0.4f;
+  // The average-linkage cut: a group of sentences is one claim while the mean cosine (in the
+  // cluster space) over its pairs of sentences is at least this. 0.2 with `centre` 0.5, chosen
+  // over centre 0 / 0.25 / 0.5 and cuts 0.2-0.7 on ArgKP-2021 train (bench/argkp.sh: human
+  // key-point groupings of arguments) and the planted English products (bench/points_planted.sh,
+  // seeds 7 3 11): ArgKP train rated B-cubed F1 0.563 (0.25: 0.557, 0.3: 0.565), share error
+  // 18.0 points (0.25: 16.9, 0.3: 14.0); planted English, own and held-out wordings, rated and
+  // unrated, 66 of 72 opinions within 5 points (0.25: 63; 0.3 rated: 29 of 36, the 40 % battery
+  // complaint split in two; the figures for 0.25 and 0.3 before AverageLinkage made its matrix
+  // symmetric). Unrated ArgKP prefers 0.25 (dev B-cubed 0.387 against 0.358).
+  float threshold = 0.2f;
   // 0 = cluster on all columns of S; k > 0 = only the last k columns, renormalised.
   int cluster_columns = 0;
   // The cluster space loses `centre` times the mean of its rows (then rows are renormalised):
   // the reviews of one product all talk about that product, and a sentence embedder puts them
   // close ("The fabric is thinner than it looks" and "Perfect fit!!!" at cosine 0.7 on a t-shirt),
   // so cosine is taken relative to what the product's sentences share (the common-component
-  // removal of Arora et al. 2017, as a mean). 0 = off. Off because the thresholds below were
-  // chosen uncentred: at 1 (or 0.5) samples/ B0TSH30910's top point fell from 9 to 2 (5) of 10
-  // reviews, but the planted English "battery" (40 %) fell to 17-34 % and "screen" (20 %) to 9-11
-  // %.
-  float centre = 0.0f;
+  // removal of Arora et al. 2017, as a mean). 0 = off.
+  float centre = 0.5f;
   // Small scopes (at most small_scope_reviews reviews, clustered in S, not the learned space):
-  // centred by small_scope_centre (at least `centre`), with small_scope_threshold as the leader,
-  // centroid and merge threshold, and every member of a point at cosine
-  // small_scope_member_min_similarity or more to its representative (the others leave the point).
-  // Uncentred, the ~10 reviews of one product are all near each other: samples/ B0KTL55200 had
-  // "It boils water." as the face of an 80 % complaint point holding the lid, the cord, the taste
-  // and "I drink tea all day"; tests/data/points/kettle_small.jsonl put lid, cord and filler in
-  // one 70 % point. Chosen on that fixture (PointsQuality.SmallProductPointsSayOneThing): centre
-  // 1 with 0.4 splits "boils fast" into pairs, 0.7 with 0.3 keeps it but lets filler and "the
-  // handle stays cool" into points, which the member check at 0.4 removes (0.5 splits "boils fast"
-  // to 2 of 6 reviews). The planted dumps (200 reviews a product) are not small: the member check
-  // at 0.4 on them cost 1 of 72 English opinions (bench/points_planted.sh), the centring more
-  // (`centre` above). 50: between the largest samples/ product (10 reviews) and the planted ones
-  // (200); the range in between is not measured.
+  // centred by small_scope_centre (at least `centre`), cut at small_scope_threshold, and every
+  // member of a point at cosine small_scope_member_min_similarity or more to its face (the
+  // others leave the point). Uncentred, the ~10 reviews of one product are all near each other
+  // (tests/data/points/kettle_small.jsonl put lid, cord and filler in one 70 % point).
   size_t small_scope_reviews = 50;
   float small_scope_centre = 0.7f;
   float small_scope_threshold = 0.3f;
   float small_scope_member_min_similarity = 0.4f;
   // A scope whose text is at least this CJK (CjkFraction) clusters in the learned space
-  // (LearnedSentenceVectors) with learned_threshold instead of S; > 1 = never.
+  // (LearnedSentenceVectors) cut at learned_threshold instead of S; > 1 = never.
   double learned_min_cjk = 0.5;
-  float learned_threshold = 0.5f;
+  // 0.12: planted Chinese (own, held-out, blind wordings; rated and unrated) 90 of 108 opinions
+  // within 5 points (bench/points_planted.sh, seeds 7 3 11); before step 5 (points.h) was added,
+  // 77 at 0.12, 74 at 0.2, 70 at 0.3.
+  float learned_threshold = 0.12f;
   LearnedSpaceOptions learned;
   // Weight g of the aspect block appended to the learned space (PolarityLexicon::Aspects; the
   // sentence's aspects as a unit vector times g, then the row renormalised; a sentence with no
@@ -282,42 +271,22 @@ struct PointsOptions {
   // wordings they never saw together); a sentence naming an aspect and one naming none keep
   // x / sqrt(1 + g^2). 0 = off.
   float learned_aspect_weight = 0.5f;
-  // Refinement rounds: each point's members are re-chosen by cosine to the normalised mean of
-  // its members (its centroid) at or above centroid_threshold (in the learned space:
-  // learned_centroid_threshold); a centroid is closer to every paraphrase than one leader is.
-  // Before each round, two points whose average linkage (mean cosine over pairs of their members)
-  // is merge_threshold or more (in the learned space: learned_merge_threshold) and whose leaders'
-  // signs do not oppose merge.
-  int refine_rounds = 2;
-  // Chosen by bench/points_planted.sh (seeds 7, 3, 11; rated and unrated): English 0.4 / 0.4 /
-  // 0.4 puts every planted opinion within 1 point (merge at 0.45 by centroid cosine instead of
-  // average linkage collapsed whole products into one point; 0.3 merged filler into "screen");
-  // Chinese 0.5 / 0.3 / 0.15 (0.2 left "battery" split in two, 28-34 % for 40 %). Over seeds
-  // 7, 3, 11 x rated/unrated x own/held-out wordings (72 planted opinions): 49 within 5 points
-  // with the right polarity; learned merge 0.12 gives 47, 0.2 gives 39; 48 dimensions 49;
-  // polar_weight 0 gives 48.
-  float centroid_threshold = 0.4f;
-  float learned_centroid_threshold = 0.3f;
-  float merge_threshold = 0.4f;
-  float learned_merge_threshold = 0.15f;
-  // Step 1c, at its end: sentences that joined a leader in 1b but no centroid after the refinement rounds
-  // form points of their own (leaders and members as in 1a/1b, among them only).
-  bool rescue_orphans = true;
-  size_t max_leaders = 64;
-  // 0 = every sentence may become a leader. A bound is no saving (each round of 1b/1c already
-  // compares every sentence with every leader) and it lost opinions on big products: with 2000,
-  // a 5,000-review planted product (bench/points_planted.sh with REVIEWS=5000 PRODUCTS=1) whose
-  // wordings all ranked below the 2000th sentence by weight reported battery 22.7 % neutral for
-  // 40 % and no point for screen (20 %) and service (5 %) in Chinese, battery 78.6 % and no
-  // service in English; every sentence: all six exact.
-  size_t max_scan = 0;
+  // An unsigned sentence (its opinion within the band) that carries at least rated_side_salience
+  // of its review's verdict (PointsInput::salience), in a review whose normalised rating is at
+  // least rated_side from 0, clusters with the sentences of the rating's side: the rating is the
+  // evidence of what such a statement argues (ArgKP, one or two sentences an argument: its
+  // stance). Filler in a long review carries little of its verdict and stays unsigned.
+  double rated_side = 0.5;
+  float rated_side_salience = 0.5f;
+  // A side's sentences are clustered in one go up to this many (an m x m similarity matrix, 16
+  // MB at 2,000); a bigger side clusters an even sample of them and the rest join the groups by
+  // the same average-linkage criterion.
+  size_t max_cluster_sentences = 2000;
+  // A point is a group said by at least min_support reviews and min_share of the scope's
+  // reviews; smaller groups say no shared claim and join no point.
   size_t min_support = 2;
-  // Step 1d: a point led by an unsigned sentence whose members both praise and complain (each
-  // side from at least min_support reviews, the smaller at least this share of the signed
-  // members) splits into praise, complaints and the rest. 0 turns it off.
-  double polar_split_share = 0.2;
-  size_t max_points = 12;
-  // A sentence that cannot stand alone is never a leader or a representative. Null: none is.
+  double min_share = 0.02;
+  // A sentence that cannot stand alone is never a representative. Null: none is.
   std::function<bool(std::string_view)> is_fragment;
   // Aspect rule (see header comment, 3).
   float aspect_min_lift = 1.2f;
@@ -379,6 +348,9 @@ struct PointsInput {
   // the word lists' alone.
   std::vector<float> opinions;
   float opinion_band = 0.8f;
+  // Each sentence's share of its review's verdict (opinion.h, SentenceOpinion::salience: sums to
+  // 1 over a review), n of them, or empty: then a review's only sentence has 1, the others 0.
+  std::vector<float> salience;
 };
 
 // The version of what ComputePoints stores for the same inputs and options; part of every run's
@@ -392,7 +364,8 @@ struct PointsInput {
 // merges form points of their own (rescue_orphans). 7: the learned space's aspect block
 // (learned_aspect_weight). 8: a minority's verdict needs the ratings' agreement when rated
 // (lexicon_minority_coverage). 9: sides from the learned opinion model (PointsInput::opinions).
-inline constexpr int kPointsVersion = 9;
+// 10: points by average linkage within each side, cut calibrated on ArgKP; no cap on their number.
+inline constexpr int kPointsVersion = 10;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

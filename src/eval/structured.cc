@@ -58,6 +58,7 @@ StructuredSummaryResult StructuredSummary(const std::vector<std::string>& review
       for (size_t i = 0; i < scored.size(); ++i) {
         const int words = lexicon.Score(review[i]);
         in.opinions.push_back(CombineWithWordLists(scored[i].score, (words > 0) - (words < 0)));
+        in.salience.push_back(scored[i].salience);
       }
       begin = end;
     }

@@ -432,7 +432,10 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
                                        const std::vector<SentenceOpinion>& opinions, float band) {
   PointsInput in;
   in.texts = &texts;
-  for (const SentenceOpinion& o : opinions) in.opinions.push_back(o.score);
+  for (const SentenceOpinion& o : opinions) {
+    in.opinions.push_back(o.score);
+    in.salience.push_back(o.salience);
+  }
   in.opinion_band = band;
   in.review_count = reviews.size();
   // Ratings arrive normalised with their own dump's scale; the points stage maps [-1, 1] onto

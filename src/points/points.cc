@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <stdexcept>
@@ -205,6 +206,508 @@ Matrix WithAspects(const Matrix& X, const std::vector<std::string>& texts,
   return out;
 }
 
+// Average linkage over the rows of a similarity matrix, cut at `cut`: the groups whose mean
+// pairwise similarity is at least `cut` and which no further merge at that level would join. By
+// nearest-neighbour chains (Murtagh 1983): average linkage is reducible (a merged group is never
+// nearer to a third than the nearer of its parts), so reciprocal nearest neighbours may merge in
+// any order and give the dendrogram of the global order; a group whose nearest neighbour is below
+// the cut is final. O(m^2) time, the m x m matrix in place (Lance-Williams updates). Ties go to
+// the lower index, so the result depends only on the matrix.
+std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) {
+  const size_t m = static_cast<size_t>(sim.rows());
+  // A product's two halves may round differently: the chain needs sim(a, b) == sim(b, a), or
+  // its similarities need not rise along it and it could cycle.
+  for (Eigen::Index j = 0; j < sim.cols(); ++j)
+    for (Eigen::Index i = j + 1; i < sim.rows(); ++i) sim(i, j) = sim(j, i);
+  std::vector<std::vector<size_t>> groups(m);
+  for (size_t i = 0; i < m; ++i) groups[i] = {i};
+  std::vector<bool> open(m, true);  // may still merge
+  size_t open_count = m;
+  // The nearest open group to `a`; on a tie the group before it on the chain (`prev`), so that
+  // equal similarities cannot make the chain cycle.
+  auto nearest = [&](size_t a, size_t prev) {
+    size_t best = prev;
+    float best_sim = prev < m ? sim(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(prev))
+                              : -std::numeric_limits<float>::infinity();
+    for (size_t b = 0; b < m; ++b) {
+      if (b == a || b == prev || !open[b]) continue;
+      const float s = sim(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
+      if (s > best_sim) best_sim = s, best = b;
+    }
+    return std::pair{best, best_sim};
+  };
+  std::vector<size_t> chain;
+  size_t next_start = 0;
+  while (open_count > 1) {
+    if (chain.empty()) {
+      while (!open[next_start]) ++next_start;
+      chain.push_back(next_start);
+    }
+    const size_t a = chain.back();
+    const auto [b, s] = nearest(a, chain.size() >= 2 ? chain[chain.size() - 2] : m);
+    if (b == m || s < cut) {  // nothing reaches `a` at the cut: final
+      open[a] = false;
+      --open_count;
+      chain.pop_back();
+      continue;
+    }
+    if (chain.size() < 2 || chain[chain.size() - 2] != b) {
+      // Similarities rise strictly along the chain, so it never holds a group twice.
+      if (chain.size() >= m) throw std::logic_error("AverageLinkage: the chain cycles");
+      chain.push_back(b);
+      continue;
+    }
+    chain.pop_back();
+    chain.pop_back();
+    const auto keep = static_cast<Eigen::Index>(std::min(a, b));
+    const auto gone = static_cast<Eigen::Index>(std::max(a, b));
+    const float na = static_cast<float>(groups[static_cast<size_t>(keep)].size());
+    const float nb = static_cast<float>(groups[static_cast<size_t>(gone)].size());
+    for (Eigen::Index k = 0; k < sim.rows(); ++k) {
+      const float v = (na * sim(keep, k) + nb * sim(gone, k)) / (na + nb);
+      sim(keep, k) = v;
+      sim(k, keep) = v;
+    }
+    std::vector<size_t>& into = groups[static_cast<size_t>(keep)];
+    std::vector<size_t>& from = groups[static_cast<size_t>(gone)];
+    into.insert(into.end(), from.begin(), from.end());
+    from.clear();
+    open[static_cast<size_t>(gone)] = false;
+    --open_count;
+  }
+  std::vector<std::vector<size_t>> out;
+  for (std::vector<size_t>& g : groups) {
+    if (g.empty()) continue;
+    std::sort(g.begin(), g.end());
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// One product scope's points (points.h, header comment), step by step.
+class PointFinder {
+ public:
+  PointFinder(const PointsInput& in, const PolarityLexicon& lexicon, const PointsOptions& o)
+      : in_(in), lexicon_(lexicon), o_(o), texts_(*in.texts), w_(*in.weights), n_(texts_.size()) {}
+
+  std::vector<Point> Run() {
+    if (n_ == 0) return {};
+    ChooseSpace();
+    AssignSides();
+    const std::vector<std::vector<size_t>> sides = Sides();
+    std::vector<std::vector<Group>> clusters;
+    for (const std::vector<size_t>& side : sides) clusters.push_back(ClusterSample(side));
+    FoldRatedIntoUnsigned(sides, clusters);
+    FoldUnsignedIntoSigned(clusters);
+    for (size_t k = 0; k < sides.size(); ++k)
+      JoinRest(sides[k], KeepSupported(std::move(clusters[k])));
+    std::vector<Point> points;
+    for (Group& g : groups_) points.push_back(Describe(g));
+    return Order(std::move(points));
+  }
+
+ private:
+  struct Group {
+    std::vector<size_t> members;  // rows of the scope
+    Eigen::RowVectorXf sum;       // of the members' cluster-space rows
+  };
+
+  // 1. The cluster space X and its cut (points.h, "Cosine is taken in the cluster space").
+  void ChooseSpace() {
+    std::string joined;
+    for (const std::string& t : texts_) (joined += t) += ' ';
+    learned_ = CjkFraction(joined) >= o_.learned_min_cjk;
+    small_ = !learned_ && in_.review_count <= o_.small_scope_reviews;
+    const float centre = small_ ? std::max(o_.centre, o_.small_scope_centre) : o_.centre;
+    // Few rows in a wide space: the same dot products in n dimensions (RowSpaceCoordinates), from
+    // the scorer's S S^T (Weights::gram) when it is there.
+    const Eigen::Index width =
+        learned_ ? o_.learned.dimensions
+        : o_.cluster_columns <= 0
+            ? in_.embeddings->cols()
+            : std::min<Eigen::Index>(o_.cluster_columns, in_.embeddings->cols());
+    const bool row_space = !learned_ && static_cast<Eigen::Index>(n_) <= kMaxRowSpaceRows &&
+                           static_cast<Eigen::Index>(n_) * 8 <= width;
+    const bool from_gram = row_space && width == in_.embeddings->cols() &&
+                           w_.gram.rows() == static_cast<Eigen::Index>(n_);
+    if (learned_) {
+      X_ = LearnedSentenceVectors(texts_, o_.learned, [this](std::string_view u) {
+        return lexicon_.Score(u) != 0;
+      });
+      if (o_.learned_aspect_weight > 0)
+        X_ = WithAspects(X_, texts_, lexicon_, o_.learned_aspect_weight);
+    } else if (from_gram) {
+      X_ = RowSpaceCoordinates(ClusterSpaceGram(w_.gram, centre));
+    } else {
+      X_ = ClusterSpace(*in_.embeddings, o_.cluster_columns, centre);
+      if (row_space) X_ = RowSpaceCoordinates((X_ * X_.transpose()).cast<double>());
+    }
+    cut_ = learned_ ? o_.learned_threshold : small_ ? o_.small_scope_threshold : o_.threshold;
+  }
+
+  // 2. Each sentence's side: its opinion (PointsInput::opinions) or the word lists' sign; an
+  // unsigned sentence of a clearly rated review (|v| >= rated_side) takes that rating's side.
+  void AssignSides() {
+    sign_.resize(n_);
+    side_.resize(n_);
+    const bool scored = in_.opinions.size() == n_;
+    sentences_of_.assign(in_.review_count, 0);
+    for (size_t r : in_.review_of) ++sentences_of_[r];
+    for (size_t i = 0; i < n_; ++i) {
+      if (scored) {
+        sign_[i] = (in_.opinions[i] >= in_.opinion_band) - (in_.opinions[i] <= -in_.opinion_band);
+      } else {
+        const int s = lexicon_.Score(texts_[i]);
+        sign_[i] = (s > 0) - (s < 0);
+      }
+      side_[i] = sign_[i];
+      const size_t r = in_.review_of[i];
+      if (sign_[i] == 0 && r < in_.ratings.size() && in_.ratings[r] &&
+          Salience(i) >= o_.rated_side_salience) {
+        const double v = in_.scale.Normalise(*in_.ratings[r]);
+        side_[i] = (v >= o_.rated_side) - (v <= -o_.rated_side);
+      }
+    }
+    for (const std::optional<double>& r : in_.ratings) {
+      if (!r) continue;
+      rating_sum_ += in_.scale.Normalise(*r);
+      ++rated_reviews_;
+    }
+  }
+
+  // Sentence i's share of its review's verdict (PointsInput::salience; without it, 1 for a
+  // review's only sentence).
+  float Salience(size_t i) const {
+    if (in_.salience.size() == n_) return in_.salience[i];
+    return sentences_of_[in_.review_of[i]] == 1 ? 1.0f : 0.0f;
+  }
+
+  // The sentences of each side: complaint, neither, praise (in that order, each in scope order,
+  // possibly empty); zero rows (no cluster-space vector) join no point.
+  std::vector<std::vector<size_t>> Sides() const {
+    std::vector<std::vector<size_t>> sides(3);
+    for (size_t i = 0; i < n_; ++i) {
+      if (X_.row(static_cast<Eigen::Index>(i)).squaredNorm() == 0) continue;
+      sides[static_cast<size_t>(side_[i] + 1)].push_back(i);
+    }
+    return sides;
+  }
+
+  static Group MakeGroup(std::vector<size_t> members, const Matrix& X) {
+    Group g{std::move(members), Eigen::RowVectorXf::Zero(X.cols())};
+    for (size_t i : g.members) g.sum += X.row(static_cast<Eigen::Index>(i));
+    return g;
+  }
+
+  // 3. Average linkage over the side's sentences, or over an even sample of max_cluster_sentences
+  // of them in a bigger side (the rest join in JoinRest). Groups as rows of the scope.
+  std::vector<Group> ClusterSample(const std::vector<size_t>& side) const {
+    if (side.empty()) return {};
+    const size_t m = SampleSize(side);
+    std::vector<size_t> sample(m);
+    for (size_t k = 0; k < m; ++k) sample[k] = side[k * side.size() / m];
+    Matrix rows(static_cast<Eigen::Index>(m), X_.cols());
+    for (size_t k = 0; k < m; ++k)
+      rows.row(static_cast<Eigen::Index>(k)) = X_.row(static_cast<Eigen::Index>(sample[k]));
+    std::vector<Group> groups;
+    for (std::vector<size_t>& g : AverageLinkage(rows * rows.transpose(), cut_)) {
+      for (size_t& k : g) k = sample[k];
+      groups.push_back(MakeGroup(std::move(g), X_));
+    }
+    return groups;
+  }
+
+  // 4. A group of praise or complaint made mostly of unsigned sentences (sided by their reviews'
+  // ratings alone) joins the unsigned group it is linked to at the cut, if any: a statement made
+  // in reviews of every rating is no argument of one side, however its one-sentence reviews were
+  // rated ("This replaced an old radio I had for years.", alone in a 5-star review and among
+  // other sentences in 2-star ones).
+  void FoldRatedIntoUnsigned(const std::vector<std::vector<size_t>>& sides,
+                             std::vector<std::vector<Group>>& clusters) const {
+    std::vector<Group>& unsigned_groups = clusters[1];
+    if (unsigned_groups.empty() || sides[1].empty()) return;
+    Matrix means(static_cast<Eigen::Index>(unsigned_groups.size()), X_.cols());
+    for (size_t k = 0; k < unsigned_groups.size(); ++k) {
+      means.row(static_cast<Eigen::Index>(k)) =
+          unsigned_groups[k].sum / static_cast<float>(unsigned_groups[k].members.size());
+    }
+    for (const size_t side : {size_t{0}, size_t{2}}) {
+      std::erase_if(clusters[side], [&](const Group& g) {
+        size_t signed_members = 0;
+        for (size_t i : g.members) signed_members += sign_[i] != 0;
+        if (2 * signed_members >= g.members.size()) return false;
+        const Eigen::VectorXf links =
+            means * (g.sum / static_cast<float>(g.members.size())).transpose();
+        Eigen::Index best = 0;
+        if (links.maxCoeff(&best) < cut_) return false;
+        Group& into = unsigned_groups[static_cast<size_t>(best)];
+        into.members.insert(into.members.end(), g.members.begin(), g.members.end());
+        std::sort(into.members.begin(), into.members.end());
+        into.sum += g.sum;
+        return true;
+      });
+    }
+  }
+
+  // 6. The groups said by enough reviews: at least min_support, and min_share of the scope's
+  // reviews. The others say no shared claim; their sentences join no point.
+  // 5. An unsigned group linked at the cut to groups of one side only joins its most linked group
+  // there: the same claim, in words the opinion model could not sign ("屏幕显示细腻" beside
+  // "屏幕很清晰,非常满意"). Linked to both sides, or to none, it stays apart.
+  void FoldUnsignedIntoSigned(std::vector<std::vector<Group>>& clusters) const {
+    auto means_of = [&](const std::vector<Group>& groups) {
+      Matrix means(static_cast<Eigen::Index>(groups.size()), X_.cols());
+      for (size_t k = 0; k < groups.size(); ++k) {
+        means.row(static_cast<Eigen::Index>(k)) =
+            groups[k].sum / static_cast<float>(groups[k].members.size());
+      }
+      return means;
+    };
+    const Matrix complaint = means_of(clusters[0]), praise = means_of(clusters[2]);
+    std::erase_if(clusters[1], [&](const Group& g) {
+      const Eigen::RowVectorXf mean = g.sum / static_cast<float>(g.members.size());
+      Eigen::Index bc = -1, bp = -1;
+      const float lc = complaint.rows() ? (complaint * mean.transpose()).maxCoeff(&bc) : -1.0f;
+      const float lp = praise.rows() ? (praise * mean.transpose()).maxCoeff(&bp) : -1.0f;
+      if ((lc >= cut_) == (lp >= cut_)) return false;
+      Group& into = lc >= cut_ ? clusters[0][static_cast<size_t>(bc)]
+                               : clusters[2][static_cast<size_t>(bp)];
+      into.members.insert(into.members.end(), g.members.begin(), g.members.end());
+      std::sort(into.members.begin(), into.members.end());
+      into.sum += g.sum;
+      return true;
+    });
+  }
+
+  std::vector<Group> KeepSupported(std::vector<Group> groups) const {
+    const size_t need = std::max<size_t>(
+        o_.min_support,
+        static_cast<size_t>(std::ceil(o_.min_share * static_cast<double>(in_.review_count))));
+    std::erase_if(groups, [&](const Group& g) { return Support(g.members) < need; });
+    return groups;
+  }
+
+  // 7. The side's sentences outside the sample join the group whose members they are most
+  // similar to on average (the dot product with the members' mean: the linkage of a one-sentence
+  // group) when that is at least the cut, as average linkage would have joined them.
+  void JoinRest(const std::vector<size_t>& side, std::vector<Group> kept) {
+    const size_t m = SampleSize(side);
+    if (!kept.empty() && side.size() > m) {
+      std::vector<bool> placed(n_, false);
+      Matrix means(static_cast<Eigen::Index>(kept.size()), X_.cols());
+      for (size_t k = 0; k < kept.size(); ++k) {
+        means.row(static_cast<Eigen::Index>(k)) =
+            kept[k].sum / static_cast<float>(kept[k].members.size());
+      }
+      for (size_t k = 0; k < m; ++k) placed[side[k * side.size() / m]] = true;
+      for (size_t i : side) {
+        if (placed[i]) continue;
+        Eigen::Index best = -1;
+        const Eigen::VectorXf sims = means * X_.row(static_cast<Eigen::Index>(i)).transpose();
+        const float top = sims.maxCoeff(&best);
+        if (top >= cut_) kept[static_cast<size_t>(best)].members.push_back(i);
+      }
+      for (Group& g : kept) std::sort(g.members.begin(), g.members.end());
+    }
+    for (Group& g : kept) {
+      g.sum.setZero();
+      for (size_t i : g.members) g.sum += X_.row(static_cast<Eigen::Index>(i));
+      groups_.push_back(std::move(g));
+    }
+  }
+
+  // How many of a side's sentences ClusterSample takes (evenly spread: side[k * size / m]).
+  size_t SampleSize(const std::vector<size_t>& side) const {
+    return std::min(side.size(), std::max<size_t>(o_.max_cluster_sentences, 1));
+  }
+
+  size_t Support(const std::vector<size_t>& rows) const {
+    std::set<size_t> reviews;
+    for (size_t i : rows) reviews.insert(in_.review_of[i]);
+    return reviews.size();
+  }
+
+  bool Fragment(size_t i) const { return o_.is_fragment && o_.is_fragment(texts_[i]); }
+
+  // The face among the members that `can` show it, are no fragment and no longer than their
+  // median (in bytes): the member nearest the centroid (the most typical wording of a typical
+  // length; long sentences listing many things sit near a broad point's centre). Ties (within
+  // kTypicalTie) go to the earlier sentence. kNone when no member qualifies.
+  static constexpr size_t kNone = SIZE_MAX;
+  template <typename Can>
+  size_t TypicalFace(const std::vector<PointMember>& ms, const Can& can) const {
+    std::vector<size_t> sizes;
+    for (const PointMember& m : ms)
+      if (!Fragment(m.index) && can(m.index)) sizes.push_back(texts_[m.index].size());
+    if (sizes.empty()) return kNone;
+    const size_t at = (sizes.size() - 1) * kFaceLengthPercentile / 100;
+    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(at), sizes.end());
+    const size_t cap = sizes.size() >= kFaceLengthMinMembers ? sizes[at] : SIZE_MAX;
+    size_t face = kNone;
+    float face_sim = 0;
+    for (const PointMember& m : ms) {
+      if (Fragment(m.index) || !can(m.index) || texts_[m.index].size() > cap) continue;
+      if (face == kNone || m.similarity > face_sim + kTypicalTie ||
+          (m.similarity >= face_sim - kTypicalTie && m.index < face)) {
+        face = m.index;
+        face_sim = m.similarity;
+      }
+    }
+    return face;
+  }
+
+  // 8. A group as a point: members by their cosine to the centroid, the face, support and share,
+  // polarity (rule 4) and aspect (rule 3).
+  Point Describe(const Group& g) const {
+    Point p;
+    const float norm = g.sum.norm();
+    for (size_t i : g.members) {
+      const float sim = norm > 0 ? X_.row(static_cast<Eigen::Index>(i)).dot(g.sum) / norm : 0.0f;
+      p.members.push_back({i, sim});
+    }
+    std::stable_sort(p.members.begin(), p.members.end(),
+                     [](const PointMember& a, const PointMember& b) {
+                       return a.similarity > b.similarity;
+                     });
+    p.representative = TypicalFace(p.members, [](size_t) { return true; });
+    if (p.representative == kNone) p.representative = p.members.front().index;
+    if (small_ && o_.small_scope_member_min_similarity > 0) DropFarMembers(p);
+    Measure(p);
+    // A praise or complaint is shown by a member that says it when there is one.
+    if (p.polarity == Polarity::kPraise || p.polarity == Polarity::kComplaint) {
+      const int want = p.polarity == Polarity::kPraise ? 1 : -1;
+      const size_t best = TypicalFace(p.members, [&](size_t i) { return sign_[i] == want; });
+      if (best != kNone && sign_[p.representative] != want) p.representative = best;
+    }
+    p.text = WithoutListNumber(texts_[p.representative]);
+    p.aspect = Aspect(p.members);
+    return p;
+  }
+
+  // In a small scope, members whose cosine to the face is below
+  // small_scope_member_min_similarity leave the point.
+  void DropFarMembers(Point& p) const {
+    const Eigen::RowVectorXf face = X_.row(static_cast<Eigen::Index>(p.representative));
+    std::erase_if(p.members, [&](const PointMember& m) {
+      return m.index != p.representative && X_.row(static_cast<Eigen::Index>(m.index)).dot(face) <
+                                                o_.small_scope_member_min_similarity;
+    });
+  }
+
+  // Support, share, weight, the lexicon and rating signals and the polarity (rule 4).
+  void Measure(Point& p) const {
+    std::set<size_t> reviews;
+    double wsum = 0, lex = 0, covered = 0, rated = 0, rating = 0;
+    for (const PointMember& m : p.members) {
+      const size_t r = in_.review_of[m.index];
+      reviews.insert(r);
+      // Mixing coefficients: the attention weight, floored so a zero weight still counts a bit.
+      const double wi = std::max<double>(w_.final(m.index), 1e-9);
+      p.weight += w_.final(m.index);
+      wsum += wi;
+      lex += wi * sign_[m.index];
+      if (sign_[m.index] != 0) covered += wi;
+      if (r < in_.ratings.size() && in_.ratings[r]) {
+        rated += wi;
+        rating += wi * in_.scale.Normalise(*in_.ratings[r]);
+      }
+    }
+    p.support = reviews.size();
+    p.share = in_.review_count
+                  ? static_cast<double>(p.support) / static_cast<double>(in_.review_count)
+                  : 0;
+    p.lexicon = lex / wsum;
+    p.lexicon_coverage = covered / wsum;
+    if (rated > 0) p.rating = rating / rated;
+    double inside_sum = 0;
+    size_t inside = 0;
+    for (size_t r : reviews) {
+      if (r < in_.ratings.size() && in_.ratings[r]) {
+        inside_sum += in_.scale.Normalise(*in_.ratings[r]);
+        ++inside;
+      }
+    }
+    std::optional<double> lift;
+    if (inside > 0 && rated_reviews_ > inside) {
+      lift = inside_sum / static_cast<double>(inside) -
+             (rating_sum_ - inside_sum) / static_cast<double>(rated_reviews_ - inside);
+    }
+    p.polarity = Decide(p, o_, rated / wsum, lift);
+  }
+
+  // Rule 3: the anchored aspect head with the highest lift over the members.
+  std::string Aspect(const std::vector<PointMember>& ms) const {
+    double best = 0, second = 0;
+    std::string best_name;
+    for (size_t h = 0; h < w_.head_names.size(); ++h) {
+      if (w_.head_names[h].rfind("aspect:", 0) != 0 ||
+          static_cast<Eigen::Index>(h) >= w_.per_head.cols())
+        continue;
+      double mean = 0;
+      for (const PointMember& m : ms)
+        mean += w_.per_head(static_cast<Eigen::Index>(m.index), static_cast<Eigen::Index>(h));
+      mean /= static_cast<double>(ms.size());
+      const double lift = mean * static_cast<double>(n_);
+      if (lift > best) {
+        second = best;
+        best = lift;
+        best_name = w_.head_names[h].substr(7);
+      } else if (lift > second) {
+        second = lift;
+      }
+    }
+    return best >= o_.aspect_min_lift && best >= o_.aspect_margin * second ? best_name : "";
+  }
+
+  // 9. By support, then weight, without the points the member check left below min_support; a
+  // scope with sentences keeps at least one point (its best group, or its heaviest sentence
+  // alone when no group has support).
+  std::vector<Point> Order(std::vector<Point> points) const {
+    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
+      return a.support != b.support ? a.support > b.support : a.weight > b.weight;
+    });
+    // The small scope's member check (DropFarMembers) can leave a point below min_support.
+    if (points.size() > 1) {
+      const auto low = std::find_if(points.begin() + 1, points.end(), [&](const Point& p) {
+        return p.support < o_.min_support;
+      });
+      points.erase(low, points.end());
+    }
+    if (points.empty()) {
+      size_t best = kNone;
+      for (size_t i = 0; i < n_; ++i) {
+        if (Fragment(i) && best != kNone) continue;
+        if (best == kNone || (Fragment(best) && !Fragment(i)) || w_.final(i) > w_.final(best))
+          best = i;
+      }
+      Point p;
+      p.representative = best;
+      p.members = {{best, 1.0f}};
+      Measure(p);
+      p.text = WithoutListNumber(texts_[best]);
+      p.aspect = Aspect(p.members);
+      points.push_back(std::move(p));
+    }
+    return points;
+  }
+
+  const PointsInput& in_;
+  const PolarityLexicon& lexicon_;
+  const PointsOptions& o_;
+  const std::vector<std::string>& texts_;
+  const Weights& w_;
+  const size_t n_;
+  bool learned_ = false, small_ = false;
+  Matrix X_;
+  float cut_ = 0;
+  std::vector<int> sign_;  // -1, 0, +1
+  std::vector<size_t> sentences_of_;  // per review
+  std::vector<int> side_;  // the sign, or an unsigned sentence's by its review's rating
+  double rating_sum_ = 0;
+  size_t rated_reviews_ = 0;
+  std::vector<Group> groups_;
+};
+
 }  // namespace
 
 std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& lexicon,
@@ -212,11 +715,9 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
   if (!in.texts || !in.embeddings || !in.weights) {
     throw std::invalid_argument("ComputePoints: texts, embeddings and weights are required");
   }
-  const std::vector<std::string>& texts = *in.texts;
-  const size_t n = texts.size();
-  const Weights& w = *in.weights;
-  if (static_cast<size_t>(in.embeddings->rows()) != n || static_cast<size_t>(w.final.size()) != n ||
-      in.review_of.size() != n) {
+  const size_t n = in.texts->size();
+  if (static_cast<size_t>(in.embeddings->rows()) != n ||
+      static_cast<size_t>(in.weights->final.size()) != n || in.review_of.size() != n) {
     throw std::invalid_argument("ComputePoints: " + std::to_string(n) +
                                 " texts but a different number of embeddings, weights or reviews");
   }
@@ -224,408 +725,7 @@ std::vector<Point> ComputePoints(const PointsInput& in, const PolarityLexicon& l
     if (r >= in.review_count)
       throw std::invalid_argument("ComputePoints: review index out of range");
   }
-  if (n == 0) return {};
-  std::string joined;
-  for (const std::string& t : texts) (joined += t) += ' ';
-  const bool learned = CjkFraction(joined) >= o.learned_min_cjk;
-  // A small scope (few reviews) is centred, with its own thresholds (PointsOptions::small_scope_*).
-  const bool small = !learned && in.review_count <= o.small_scope_reviews;
-  const float centre = small ? std::max(o.centre, o.small_scope_centre) : o.centre;
-  // Few rows in a wide space: the same dot products in n dimensions (RowSpaceCoordinates). It pays
-  // while n x n x d (the Gram matrix) is below the 3 x n x K x d of leaders and two refinement
-  // rounds, and the n^2 r factorisation stays small. The scorer's S S^T (Weights::gram) gives that
-  // Gram matrix without touching the d columns at all.
-  const Eigen::Index width = learned ? o.learned.dimensions
-                             : o.cluster_columns <= 0
-                                 ? in.embeddings->cols()
-                                 : std::min<Eigen::Index>(o.cluster_columns, in.embeddings->cols());
-  const bool row_space = !learned && static_cast<Eigen::Index>(n) <= kMaxRowSpaceRows &&
-                         static_cast<Eigen::Index>(n) * 8 <= width;
-  const bool from_gram =
-      row_space && width == in.embeddings->cols() && w.gram.rows() == static_cast<Eigen::Index>(n);
-  Matrix X;
-  if (learned) {
-    X = LearnedSentenceVectors(texts, o.learned,
-                               [&lexicon](std::string_view u) { return lexicon.Score(u) != 0; });
-    if (o.learned_aspect_weight > 0)
-      X = WithAspects(X, texts, lexicon, o.learned_aspect_weight);
-  } else if (from_gram) {
-    X = RowSpaceCoordinates(ClusterSpaceGram(w.gram, centre));
-  } else {
-    X = ClusterSpace(*in.embeddings, o.cluster_columns, centre);
-    if (row_space) X = RowSpaceCoordinates((X * X.transpose()).cast<double>());
-  }
-  const float threshold = learned ? o.learned_threshold
-                          : small ? o.small_scope_threshold
-                                  : o.threshold;
-  const float centroid_threshold = learned ? o.learned_centroid_threshold
-                                   : small ? o.small_scope_threshold
-                                           : o.centroid_threshold;
-  const float merge_threshold = learned ? o.learned_merge_threshold
-                                : small ? o.small_scope_threshold
-                                        : o.merge_threshold;
-  const float member_threshold = small ? o.small_scope_member_min_similarity : 0.0f;
-  auto fragment = [&](size_t i) { return o.is_fragment && o.is_fragment(texts[i]); };
-  // Each sentence's sign under the word lists: a praise and a complaint about the same thing are
-  // near in any distributional space ("battery is great" ~ "battery is awful"), so a sentence
-  // never joins a point whose leader has the opposite sign.
-  std::vector<int> sign(n);
-  if (in.opinions.size() == n) {
-    for (size_t i = 0; i < n; ++i) {
-      sign[i] = (in.opinions[i] >= in.opinion_band) - (in.opinions[i] <= -in.opinion_band);
-    }
-  } else {
-    for (size_t i = 0; i < n; ++i) {
-      const int s = lexicon.Score(texts[i]);
-      sign[i] = (s > 0) - (s < 0);
-    }
-  }
-
-  // The scope's rated reviews, summed: a point's ratings say something only where they differ
-  // from those of the reviews outside it (PointsOptions::rating_min_lift).
-  double rating_sum = 0;
-  size_t rated_reviews = 0;
-  for (const std::optional<double>& r : in.ratings) {
-    if (!r) continue;
-    rating_sum += in.scale.Normalise(*r);
-    ++rated_reviews;
-  }
-
-  // 1a. Leaders in decreasing attention weight.
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return w.final(a) > w.final(b); });
-  // The first `scan` sentences of `order` that pass `eligible`, are no fragment nor a zero row,
-  // and are below `threshold` to every sign-compatible leader so far; at most `limit`.
-  auto pick_leaders = [&](size_t scan, size_t limit, const auto& eligible) {
-    std::vector<size_t> picked;
-    for (size_t k = 0; k < scan && picked.size() < limit; ++k) {
-      const size_t i = order[k];
-      if (!eligible(i) || fragment(i) || X.row(i).squaredNorm() == 0) continue;
-      bool near = false;
-      for (size_t l : picked) {
-        if (sign[i] * sign[l] >= 0 && X.row(i).dot(X.row(l)) >= threshold) {
-          near = true;
-          break;
-        }
-      }
-      if (!near) picked.push_back(i);
-    }
-    return picked;
-  };
-  // Which of K candidates sentence i joins (K = none) and its similarity: its own point when it
-  // leads one, else the most similar sign-compatible one at `at_least` or more (the last of ties).
-  auto choose = [&](size_t i, size_t K, float at_least, const auto& leader_of,
-                    const auto& similarity) {
-    std::pair<size_t, float> best{K, at_least};
-    for (size_t k = 0; k < K; ++k) {
-      const float sim = similarity(k);
-      if (leader_of(k) == i) return std::pair<size_t, float>{k, sim};
-      if (sign[i] * sign[leader_of(k)] >= 0 && sim >= best.second) best = {k, sim};
-    }
-    return best;
-  };
-  std::vector<size_t> leaders = pick_leaders(o.max_scan > 0 ? std::min(n, o.max_scan) : n,
-                                             o.max_leaders, [](size_t) { return true; });
-  if (leaders.empty()) leaders.push_back(order[0]);  // every sentence a fragment: still one point
-
-  // 1b. Members: each sentence joins its most similar compatible leader at or above the
-  // threshold. 1c. Then refine_rounds times: points whose centroids are at or above the merge
-  // threshold merge (the bigger keeps its leader), and each sentence joins its most similar
-  // compatible centroid at or above the centroid threshold.
-  std::vector<std::vector<PointMember>> members(leaders.size());
-  Matrix centres(static_cast<Eigen::Index>(leaders.size()), X.cols());
-  auto assign = [&](float at_least) {
-    const size_t K = leaders.size();
-    const Eigen::MatrixXf sims = X * centres.topRows(static_cast<Eigen::Index>(K)).transpose();
-    members.assign(K, {});
-    for (size_t i = 0; i < n; ++i) {
-      const auto [best, best_sim] = choose(
-          i, K, at_least, [&](size_t k) { return leaders[k]; },
-          [&](size_t k) {
-            return sims(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k));
-          });
-      if (best < K) members[best].push_back({i, best_sim});
-    }
-  };
-  auto recentre = [&] {
-    for (size_t k = 0; k < leaders.size(); ++k) {
-      Eigen::RowVectorXf c = Eigen::RowVectorXf::Zero(X.cols());
-      for (const PointMember& m : members[k]) c += X.row(static_cast<Eigen::Index>(m.index));
-      const float norm = c.norm();
-      centres.row(static_cast<Eigen::Index>(k)) =
-          norm > 0 ? Eigen::RowVectorXf(c / norm) : Eigen::RowVectorXf(X.row(leaders[k]));
-    }
-  };
-  // Average linkage: the mean cosine over pairs of members of two points is the dot product of
-  // their members' (unnormalised) mean vectors; unlike centroid cosine, a big loose point has a
-  // short mean and does not swallow its neighbours one by one. Merges go one at a time, the most
-  // linked pair first; only the merged point's mean and its linkages change, so each merge
-  // recomputes one row of means and one row of linkages (each with the same arithmetic as from
-  // scratch: a member sum in member order, the same dot product), not all of them.
-  auto merge = [&] {
-    const size_t K = leaders.size();
-    Matrix means(static_cast<Eigen::Index>(K), X.cols());
-    auto set_mean = [&](size_t k) {
-      Eigen::RowVectorXf c = Eigen::RowVectorXf::Zero(X.cols());
-      for (const PointMember& m : members[k]) c += X.row(static_cast<Eigen::Index>(m.index));
-      means.row(static_cast<Eigen::Index>(k)) =
-          members[k].empty() ? c : Eigen::RowVectorXf(c / static_cast<float>(members[k].size()));
-    };
-    for (size_t k = 0; k < K; ++k) set_mean(k);
-    Eigen::MatrixXf linkage(static_cast<Eigen::Index>(K), static_cast<Eigen::Index>(K));
-    auto set_linkage = [&](size_t a, size_t b) {
-      linkage(static_cast<Eigen::Index>(std::min(a, b)),
-              static_cast<Eigen::Index>(std::max(a, b))) =
-          means.row(static_cast<Eigen::Index>(std::min(a, b)))
-              .dot(means.row(static_cast<Eigen::Index>(std::max(a, b))));
-    };
-    for (size_t a = 0; a < K; ++a)
-      for (size_t b = a + 1; b < K; ++b) set_linkage(a, b);
-    std::vector<bool> alive(K, true);
-    for (;;) {
-      float best = merge_threshold;
-      size_t ba = K, bb = K;
-      for (size_t a = 0; a < K; ++a) {
-        if (!alive[a]) continue;
-        for (size_t b = a + 1; b < K; ++b) {
-          if (!alive[b] || sign[leaders[a]] * sign[leaders[b]] < 0) continue;
-          const float sim = linkage(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
-          if (sim >= best) {
-            best = sim;
-            ba = a;
-            bb = b;
-          }
-        }
-      }
-      if (ba == K) break;
-      if (members[bb].size() > members[ba].size()) std::swap(ba, bb);
-      members[ba].insert(members[ba].end(), members[bb].begin(), members[bb].end());
-      members[bb].clear();
-      alive[bb] = false;
-      set_mean(ba);
-      for (size_t k = 0; k < K; ++k)
-        if (alive[k] && k != ba) set_linkage(ba, k);
-    }
-    size_t kept = 0;
-    for (size_t k = 0; k < K; ++k) {
-      if (!alive[k]) continue;
-      if (kept != k) {  // (a vector moved onto itself would be emptied)
-        leaders[kept] = leaders[k];
-        members[kept] = std::move(members[k]);
-      }
-      ++kept;
-    }
-    leaders.resize(kept);
-    members.resize(kept);
-  };
-  for (size_t k = 0; k < leaders.size(); ++k)
-    centres.row(static_cast<Eigen::Index>(k)) = X.row(leaders[k]);
-  assign(threshold);
-  std::vector<bool> first_placed(n, false);  // a member after the leaders' own assignment
-  for (const std::vector<PointMember>& ms : members)
-    for (const PointMember& m : ms) first_placed[m.index] = true;
-  for (int round = 0; round < o.refine_rounds; ++round) {
-    merge();
-    recentre();
-    assign(centroid_threshold);
-  }
-  // 1c (end). Orphans: sentences that joined a leader at first but no centroid after the merges (a
-  // small group merged into a bigger one whose centroid is far from it: the planted Chinese 5 %
-  // "service" complaint merged into the 40 % "battery" one at the learned space's low merge
-  // threshold and kept 1 of its 10 reviews) lead and join points of their own, as in 1a/1b.
-  if (o.rescue_orphans) {
-    std::vector<bool> placed(n, false);
-    for (const std::vector<PointMember>& ms : members)
-      for (const PointMember& m : ms) placed[m.index] = true;
-    auto orphan = [&](size_t i) { return !placed[i] && first_placed[i]; };
-    const std::vector<size_t> orphan_leaders = pick_leaders(n, n, orphan);
-    const size_t K = orphan_leaders.size();
-    std::vector<std::vector<PointMember>> orphan_members(K);
-    for (size_t i = 0; i < n; ++i) {
-      if (!orphan(i)) continue;
-      const auto [best, best_sim] = choose(
-          i, K, threshold, [&](size_t k) { return orphan_leaders[k]; },
-          [&](size_t k) { return X.row(i).dot(X.row(orphan_leaders[k])); });
-      if (best < K) orphan_members[best].push_back({i, best_sim});
-    }
-    for (size_t k = 0; k < orphan_leaders.size(); ++k) {
-      leaders.push_back(orphan_leaders[k]);
-      members.push_back(std::move(orphan_members[k]));
-    }
-  }
-  // 1d. A point whose leader says neither praise nor complaint can hold both ("服务员的服务很不错"
-  // and "服务态度很差" about one thing). When each side is said by at least min_support reviews and
-  // the smaller side holds at least polar_split_share of the signed members, the praising and the
-  // complaining members become two points of their own (each led by its highest-weight member)
-  // and the point keeps the members that say neither, so that no side is hidden in a mixed point
-  // the polarity rule can only call neutral, and no unsigned member is counted as a praise.
-  if (o.polar_split_share > 0) {
-    const size_t K = leaders.size();
-    for (size_t k = 0; k < K; ++k) {
-      if (sign[leaders[k]] != 0) continue;
-      std::set<size_t> praising, complaining;
-      size_t positive = 0, negative = 0;
-      for (const PointMember& m : members[k]) {
-        if (sign[m.index] > 0) ++positive, praising.insert(in.review_of[m.index]);
-        if (sign[m.index] < 0) ++negative, complaining.insert(in.review_of[m.index]);
-      }
-      if (praising.size() < o.min_support || complaining.size() < o.min_support ||
-          static_cast<double>(std::min(positive, negative)) <
-              o.polar_split_share * static_cast<double>(positive + negative))
-        continue;
-      for (const int side : {1, -1}) {
-        std::vector<PointMember> said;
-        std::erase_if(members[k], [&](const PointMember& m) {
-          if (sign[m.index] != side) return false;
-          said.push_back(m);
-          return true;
-        });
-        size_t lead = said.front().index;
-        for (const PointMember& m : said) {
-          if (!fragment(m.index) && (fragment(lead) || w.final(m.index) > w.final(lead)))
-            lead = m.index;
-        }
-        leaders.push_back(lead);
-        members.push_back(std::move(said));
-      }
-    }
-  }
-
-  // Anchored aspect heads and their scope means.
-  std::vector<std::pair<std::string, Eigen::Index>> aspects;
-  for (size_t h = 0; h < w.head_names.size(); ++h) {
-    if (w.head_names[h].rfind("aspect:", 0) == 0 &&
-        static_cast<Eigen::Index>(h) < w.per_head.cols())
-      aspects.emplace_back(w.head_names[h].substr(7), static_cast<Eigen::Index>(h));
-  }
-
-  std::vector<Point> points;
-  for (size_t k = 0; k < leaders.size(); ++k) {
-    std::vector<PointMember>& ms = members[k];
-    std::stable_sort(ms.begin(), ms.end(), [](const PointMember& a, const PointMember& b) {
-      return a.similarity > b.similarity;
-    });
-    Point p;
-    // Representative: the member nearest the centroid that is not a fragment (the most typical
-    // wording, not the loudest one); then members that do not say what it says leave the point.
-    Eigen::RowVectorXf centroid = Eigen::RowVectorXf::Zero(X.cols());
-    for (const PointMember& m : ms) centroid += X.row(static_cast<Eigen::Index>(m.index));
-    auto typical = [&](size_t i) { return X.row(static_cast<Eigen::Index>(i)).dot(centroid); };
-    // Nearer by more than rounding: the two members of a two-sentence point are exactly as near
-    // its centroid, and the earlier (higher-weight) one stays the face whatever the arithmetic.
-    auto nearer = [&](size_t a, size_t b) { return typical(a) > typical(b) + kTypicalTie; };
-    // The face among the members that `can` show it and are no longer than their median (in
-    // bytes): the most typical wording of a typical length. Long sentences that list many things
-    // sit near a broad point's centre and would take a summary's budget alone. None: kNone.
-    constexpr size_t kNone = SIZE_MAX;
-    auto typical_face = [&](const auto& can) {
-      std::vector<size_t> sizes;
-      for (const PointMember& m : ms)
-        if (!fragment(m.index) && can(m.index)) sizes.push_back(texts[m.index].size());
-      if (sizes.empty()) return kNone;
-      const size_t at = (sizes.size() - 1) * kFaceLengthPercentile / 100;
-      std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(at), sizes.end());
-      const size_t cap = sizes.size() >= kFaceLengthMinMembers ? sizes[at] : SIZE_MAX;
-      // Ties (within kTypicalTie) go to the leader, then to the earlier sentence, so the face
-      // does not depend on the members' order among equal similarities (the arithmetic's).
-      auto eligible = [&](size_t i) { return !fragment(i) && can(i) && texts[i].size() <= cap; };
-      size_t face = eligible(leaders[k]) ? leaders[k] : kNone;
-      for (const PointMember& m : ms) {
-        if (!eligible(m.index) || m.index == face) continue;
-        const bool tie = face != kNone && !nearer(m.index, face) && !nearer(face, m.index);
-        if (face == kNone || nearer(m.index, face) || (tie && face != leaders[k] && m.index < face))
-          face = m.index;
-      }
-      return face;
-    };
-    p.representative = typical_face([](size_t) { return true; });
-    if (p.representative == kNone) p.representative = leaders[k];  // every member a fragment
-    if (member_threshold > 0) {
-      const Eigen::RowVectorXf rep = X.row(static_cast<Eigen::Index>(p.representative));
-      std::erase_if(ms, [&](const PointMember& m) {
-        return m.index != p.representative &&
-               X.row(static_cast<Eigen::Index>(m.index)).dot(rep) < member_threshold;
-      });
-    }
-    p.text = WithoutListNumber(texts[p.representative]);
-    std::set<size_t> reviews;
-    double wsum = 0, lex = 0, covered = 0, rated = 0, rating = 0;
-    for (const PointMember& m : ms) {
-      reviews.insert(in.review_of[m.index]);
-      // Mixing coefficients: the attention weight, floored so a zero weight still counts a bit.
-      const double wi = std::max<double>(w.final(m.index), 1e-9);
-      p.weight += w.final(m.index);
-      wsum += wi;
-      lex += wi * sign[m.index];
-      if (sign[m.index] != 0) covered += wi;
-      const size_t r = in.review_of[m.index];
-      if (r < in.ratings.size() && in.ratings[r]) {
-        rated += wi;
-        rating += wi * in.scale.Normalise(*in.ratings[r]);
-      }
-    }
-    p.members = ms;
-    p.support = reviews.size();
-    p.share =
-        in.review_count ? static_cast<double>(p.support) / static_cast<double>(in.review_count) : 0;
-    p.lexicon = lex / wsum;
-    p.lexicon_coverage = covered / wsum;
-    if (rated > 0) p.rating = rating / rated;
-    double inside_sum = 0;
-    size_t inside = 0;
-    for (size_t r : reviews) {
-      if (r < in.ratings.size() && in.ratings[r]) {
-        inside_sum += in.scale.Normalise(*in.ratings[r]);
-        ++inside;
-      }
-    }
-    std::optional<double> lift;
-    if (inside > 0 && rated_reviews > inside) {
-      lift = inside_sum / static_cast<double>(inside) -
-             (rating_sum - inside_sum) / static_cast<double>(rated_reviews - inside);
-    }
-    p.polarity = Decide(p, o, rated / wsum, lift);
-    // A praise or complaint is shown by a member that says it in words when there is one (the
-    // highest-weight one that is not a fragment), never by one of the other sign or a flat
-    // statement when a signed one exists: "价格太高" is not the face of a praise point.
-    if (p.polarity == Polarity::kPraise || p.polarity == Polarity::kComplaint) {
-      const int want = p.polarity == Polarity::kPraise ? 1 : -1;
-      const size_t best = typical_face([&](size_t i) { return sign[i] == want; });
-      if (best != kNone && sign[p.representative] != want) {
-        p.representative = best;
-        p.text = WithoutListNumber(texts[best]);
-      }
-    }
-    // Aspect: lift of each aspect head over the members vs its scope mean (1 / n).
-    double best = 0, second = 0;
-    std::string best_name;
-    for (const auto& [name, col] : aspects) {
-      double mean = 0;
-      for (const PointMember& m : ms) mean += w.per_head(static_cast<Eigen::Index>(m.index), col);
-      mean /= static_cast<double>(ms.size());
-      const double lift = mean * static_cast<double>(n);
-      if (lift > best) {
-        second = best;
-        best = lift;
-        best_name = name;
-      } else if (lift > second) {
-        second = lift;
-      }
-    }
-    if (best >= o.aspect_min_lift && best >= o.aspect_margin * second) p.aspect = best_name;
-    points.push_back(std::move(p));
-  }
-  std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
-    return a.support != b.support ? a.support > b.support : a.weight > b.weight;
-  });
-  std::vector<Point> kept;
-  for (Point& p : points) {
-    if (kept.size() >= o.max_points) break;
-    if (p.support >= o.min_support || kept.empty()) kept.push_back(std::move(p));
-  }
-  return kept;
+  return PointFinder(in, lexicon, o).Run();
 }
 
 }  // namespace revsum

@@ -285,6 +285,7 @@ TEST(ComputePoints, AMinorityVerdictNeedsTheRatingsWhenRated) {
   f.texts[2] = f.texts[3] = "the battery dies";
   PointsOptions o;
   o.threshold = 0.9f;
+  o.centre = 0;
   o.small_scope_reviews = 0;
   EXPECT_EQ(ComputePoints(f.Input(), TestLexicon(), o)[0].polarity, Polarity::kComplaint);
   const std::vector<std::optional<double>> flat(10, 4.0);
@@ -336,7 +337,8 @@ TEST(ComputePoints, ClusterColumnsUseTheTailOnly) {
   in.embeddings = &S;
   in.weights = &w;
   PointsOptions o;
-  o.threshold = o.centroid_threshold = o.merge_threshold = 0.9f;
+  o.threshold = 0.9f;
+  o.min_support = 1;
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 1u);
   o.cluster_columns = 2;
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 2u);
@@ -384,37 +386,65 @@ PointsInput SameDirection(const std::vector<std::string>& texts, Matrix& S, Weig
   return in;
 }
 
-// A point led by a sentence that says neither praise nor complaint gathers both; split, each side
-// is a point of its own and the unsigned rest keeps the leader (酒店's "service" point was a 25 %
-// neutral mix of praise and complaints).
-TEST(ComputePoints, AnUnsignedLeadersMixedPointSplitsIntoPraiseAndComplaints) {
+// An unsigned group linked at the cut to praise only joins the praise point (words the opinion
+// model could not sign); praise and complaint never share a point.
+TEST(ComputePoints, AnUnsignedGroupJoinsTheOneSideItIsLinkedTo) {
   const std::vector<std::string> texts = {"the battery",      "battery great 1", "battery great 2",
-                                          "battery great 3",  "battery bad 1",   "battery bad 2",
-                                          "the battery again"};
+                                          "battery great 3",  "the battery again"};
   Matrix S;
   Weights w;
-  const PointsInput in = SameDirection(texts, S, w);
+  PointsInput in = SameDirection(texts, S, w);
   PointsOptions o;
   o.small_scope_reviews = 0;
+  o.centre = 0;
   std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
-  ASSERT_EQ(points.size(), 3u);
-  EXPECT_EQ(points[0].support, 3u);
-  EXPECT_EQ(points[0].polarity, Polarity::kPraise);
-  EXPECT_EQ(points[1].support, 2u);
-  EXPECT_EQ(points[1].text, "the battery");  // the rest, led as before
-  EXPECT_EQ(points[2].support, 2u);
-  EXPECT_EQ(points[2].polarity, Polarity::kComplaint);
-  o.polar_split_share = 0;
-  points = ComputePoints(in, TestLexicon(), o);
   ASSERT_EQ(points.size(), 1u);
-  EXPECT_EQ(points[0].support, 7u);
-  // A side under the share does not split: 3 praising against 1 complaining at 0.3.
-  const std::vector<std::string> few = {"the battery",     "battery great 1", "battery great 2",
-                                        "battery great 3", "battery bad 1",   "battery bad 2"};
+  EXPECT_EQ(points[0].support, 5u);
+  EXPECT_EQ(points[0].polarity, Polarity::kPraise);
+  EXPECT_EQ(points[0].text.rfind("battery great", 0), 0u);  // a member that says it
+  // Linked to both sides: the unsigned group stays apart, and each side is its own point.
+  const std::vector<std::string> both = {"the battery",   "battery great 1", "battery great 2",
+                                         "battery bad 1", "battery bad 2",   "the battery again"};
   Matrix S2;
   Weights w2;
-  o.polar_split_share = 0.45;
-  EXPECT_EQ(ComputePoints(SameDirection(few, S2, w2), TestLexicon(), o).size(), 1u);
+  points = ComputePoints(SameDirection(both, S2, w2), TestLexicon(), o);
+  ASSERT_EQ(points.size(), 3u);
+  std::map<Polarity, size_t> support;
+  for (const Point& p : points) support[p.polarity] = p.support;
+  EXPECT_EQ(support[Polarity::kPraise], 2u);
+  EXPECT_EQ(support[Polarity::kComplaint], 2u);
+  EXPECT_EQ(support[Polarity::kUnknown], 2u);
+}
+
+// A statement sided only by its reviews' ratings (unsigned, alone in its review) that is also
+// made, unsigned, in reviews of other ratings is one neutral point, not a praise.
+TEST(ComputePoints, ARatedSideOfAnUnsignedStatementFoldsIntoIt) {
+  const std::vector<std::string> texts = {"it replaced my old lamp", "it replaced my old lamp",
+                                          "it replaced my old lamp", "it replaced my old lamp"};
+  Matrix S;
+  Weights w;
+  PointsInput in = SameDirection(texts, S, w);
+  in.review_of = {0, 1, 2, 2};  // the last two share a review: little of its verdict each
+  in.review_count = 3;
+  in.ratings = {5.0, 5.0, 1.0};
+  in.scale = RatingScale{};
+  PointsOptions o;
+  o.small_scope_reviews = 0;
+  o.centre = 0;
+  o.min_share = 0;
+  in.salience = {1.0f, 1.0f, 0.3f, 0.3f};
+  std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].support, 3u);
+  EXPECT_EQ(points[0].polarity, Polarity::kNeutral);
+  // Without a rating of the other side, the five-star statement argues for its ratings.
+  in.ratings = {5.0, 5.0, 5.0};
+  in.salience = {1.0f, 1.0f, 0.5f, 0.5f};
+  in.ratings.push_back(1.0);  // a fourth review, outside the point, for the lift
+  in.review_count = 4;
+  points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].polarity, Polarity::kPraise);
 }
 
 // In a point of at least 5 members, the face is the most typical member no longer than the
@@ -440,10 +470,10 @@ TEST(ComputePoints, TheFaceHasATypicalLengthAndNoListNumber) {
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].text, "2.0 battery great");
 }
 
-// Leader clustering alone leaves a paraphrase group split when the leader is far from some of its
-// members; the average-linkage merge and the centroid re-assignment join the group.
-TEST(ComputePoints, SplitParaphraseGroupsMergeByAverageLinkage) {
-  // Rows at angles 0, 40, 80 degrees: 0-40 and 40-80 at cosine 0.77, 0-80 at 0.17.
+// Average linkage: a chain of rows at 0, 40 and 80 degrees (neighbours at cosine 0.77, the ends
+// at 0.17): the pair at 0-40 merges first, and the third joins it at a mean over its two pairs
+// of 0.47, so the chain is one claim at a cut of 0.45 and two at 0.5.
+TEST(ComputePoints, AverageLinkageJoinsAChainWhoseMeanSimilarityReachesTheCut) {
   std::vector<std::string> texts = {"a", "b", "c", "d"};
   const float d = 3.14159265f / 180;
   Matrix S(4, 3);
@@ -452,7 +482,7 @@ TEST(ComputePoints, SplitParaphraseGroupsMergeByAverageLinkage) {
       std::cos(80 * d), std::sin(80 * d), 0,  //
       0, 0, 1;
   Weights w;
-  w.final = Eigen::Vector4f(0.4f, 0.1f, 0.3f, 0.2f);  // leaders: a, then c (cosine 0.17 to a)
+  w.final = Eigen::Vector4f(0.4f, 0.1f, 0.3f, 0.2f);
   PointsInput in;
   in.texts = &texts;
   in.review_of = {0, 1, 2, 3};
@@ -461,52 +491,52 @@ TEST(ComputePoints, SplitParaphraseGroupsMergeByAverageLinkage) {
   in.weights = &w;
   PointsOptions o;
   o.small_scope_reviews = 0;
-  o.threshold = 0.8f;
+  o.centre = 0;
   o.min_support = 1;
-  o.refine_rounds = 0;
-  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 1u);
-  o.refine_rounds = 2;
-  o.merge_threshold = o.centroid_threshold = 0.45f;
-  EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].support, 3u);
+  o.min_share = 0;
+  o.threshold = 0.45f;
+  std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].support, 3u);
+  o.threshold = 0.5f;
+  points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].support, 2u);
 }
 
-TEST(ComputePoints, AGroupAMergeLeavesBehindGetsAPointOfItsOwn) {
-  // Six rows along x (reviews 0-5) and three along a direction at cosine 0.1 to x (reviews 6-8).
-  // Average linkage 0.1 merges the two at merge threshold 0.1; the merged centroid is at cosine
-  // about 0.52 to the three, below the centroid threshold 0.6, so the reassignment drops them.
+// A group said by fewer than min_share of the reviews is no point; a side bigger than
+// max_cluster_sentences clusters an even sample (rows 0, 5, ..., 35 of 40) and the rest join
+// its groups by the same criterion.
+TEST(ComputePoints, SmallGroupsAreNoPointAndBigSidesClusterASample) {
   std::vector<std::string> texts;
-  Matrix S(9, 2);
-  const float c = 0.1f, s = std::sqrt(1 - c * c);
-  Weights w;
-  w.final = Eigen::VectorXf::Constant(9, 1.0f / 9);
+  Matrix S(40, 3);
   PointsInput in;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 40; ++i) {
     texts.push_back("sentence " + std::to_string(i));
-    if (i < 6) {
-      S.row(i) << 1, 0;
-    } else {
-      S.row(i) << c, s;
-    }
+    S.row(i) << (i < 30 ? 1.0f : 0.0f), (i >= 30 && i < 37 ? 1.0f : 0.0f), (i >= 37 ? 1.0f : 0.0f);
     in.review_of.push_back(static_cast<size_t>(i));
   }
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(40, 1.0f / 40);
   in.texts = &texts;
-  in.review_count = 9;
+  in.review_count = 40;
   in.embeddings = &S;
   in.weights = &w;
   PointsOptions o;
   o.small_scope_reviews = 0;
+  o.centre = 0;
   o.threshold = 0.9f;
-  o.merge_threshold = 0.1f;
-  o.centroid_threshold = 0.6f;
+  o.min_share = 0.1;  // 4 reviews: the group of 3 is no point
   std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
   ASSERT_EQ(points.size(), 2u);
-  EXPECT_EQ(points[0].support, 6u);
-  EXPECT_EQ(points[1].support, 3u);
-  EXPECT_EQ(points[1].text, "sentence 6");
-  o.rescue_orphans = false;  // before: the three were in no point
+  EXPECT_EQ(points[0].support, 30u);
+  EXPECT_EQ(points[1].support, 7u);
+  o.max_cluster_sentences = 8;
+  o.min_share = 0.05;  // 2 reviews: the sampled 30 and 35 make a group; 37-39 were not sampled
   points = ComputePoints(in, TestLexicon(), o);
-  ASSERT_EQ(points.size(), 1u);
-  EXPECT_EQ(points[0].support, 6u);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].support, 30u);
+  EXPECT_EQ(points[1].support, 7u);
 }
 
 // The learned space (Chinese): sentences about the battery in different words are closer to each
