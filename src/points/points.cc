@@ -231,7 +231,7 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
                               : -std::numeric_limits<float>::infinity();
     for (size_t b = 0; b < m; ++b) {
       if (b == a || b == prev || !open[b]) continue;
-      const float s = sim(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
+      const float s = sim(static_cast<Eigen::Index>(b), static_cast<Eigen::Index>(a));  // a column
       if (s > best_sim) best_sim = s, best = b;
     }
     return std::pair{best, best_sim};
@@ -463,12 +463,16 @@ class PointFinder {
       }
       return means;
     };
-    const Matrix complaint = means_of(clusters[0]), praise = means_of(clusters[2]);
+    // All linkages in two products (the sides hold thousands of groups, most of one sentence).
+    const Matrix flat = means_of(clusters[1]);
+    const Matrix to_complaint = flat * means_of(clusters[0]).transpose();
+    const Matrix to_praise = flat * means_of(clusters[2]).transpose();
+    Eigen::Index row = 0;
     std::erase_if(clusters[1], [&](const Group& g) {
-      const Eigen::RowVectorXf mean = g.sum / static_cast<float>(g.members.size());
+      const Eigen::Index r = row++;
       Eigen::Index bc = -1, bp = -1;
-      const float lc = complaint.rows() ? (complaint * mean.transpose()).maxCoeff(&bc) : -1.0f;
-      const float lp = praise.rows() ? (praise * mean.transpose()).maxCoeff(&bp) : -1.0f;
+      const float lc = to_complaint.cols() ? to_complaint.row(r).maxCoeff(&bc) : -1.0f;
+      const float lp = to_praise.cols() ? to_praise.row(r).maxCoeff(&bp) : -1.0f;
       if ((lc >= cut_) == (lp >= cut_)) return false;
       Group& into = lc >= cut_ ? clusters[0][static_cast<size_t>(bc)]
                                : clusters[2][static_cast<size_t>(bp)];
