@@ -1,5 +1,5 @@
-// Points of a product scope (points.h): leader clustering over the attention order, support,
-// aspect and polarity.
+// Points of a product scope (points.h): average linkage within each side, support, aspect and
+// polarity.
 // GCC 12 reports false "maybe-uninitialized" warnings inside Eigen's AVX-512 GEMM kernels
 // (-march=native builds), as in src/score/attention.cc.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -297,7 +297,7 @@ class PointFinder {
     const std::vector<std::vector<size_t>> sides = Sides();
     std::vector<std::vector<Group>> clusters;
     for (const std::vector<size_t>& side : sides) clusters.push_back(ClusterSample(side));
-    FoldRatedIntoUnsigned(sides, clusters);
+    FoldRatedIntoUnsigned(clusters);
     FoldUnsignedIntoSigned(clusters);
     for (size_t k = 0; k < sides.size(); ++k)
       JoinRest(sides[k], KeepSupported(std::move(clusters[k])));
@@ -399,6 +399,23 @@ class PointFinder {
     return g;
   }
 
+  // The groups' member means, a row each: the dot product of two rows is the groups' average
+  // linkage (their mean cosine over pairs of members).
+  Matrix Means(const std::vector<Group>& groups) const {
+    Matrix means(static_cast<Eigen::Index>(groups.size()), X_.cols());
+    for (size_t k = 0; k < groups.size(); ++k) {
+      means.row(static_cast<Eigen::Index>(k)) =
+          groups[k].sum / static_cast<float>(groups[k].members.size());
+    }
+    return means;
+  }
+
+  static void Absorb(Group& into, const Group& from) {
+    into.members.insert(into.members.end(), from.members.begin(), from.members.end());
+    std::sort(into.members.begin(), into.members.end());
+    into.sum += from.sum;
+  }
+
   // 3. Average linkage over the side's sentences, or over an even sample of max_cluster_sentences
   // of them in a bigger side (the rest join in JoinRest). Groups as rows of the scope.
   std::vector<Group> ClusterSample(const std::vector<size_t>& side) const {
@@ -422,15 +439,10 @@ class PointFinder {
   // in reviews of every rating is no argument of one side, however its one-sentence reviews were
   // rated ("This replaced an old radio I had for years.", alone in a 5-star review and among
   // other sentences in 2-star ones).
-  void FoldRatedIntoUnsigned(const std::vector<std::vector<size_t>>& sides,
-                             std::vector<std::vector<Group>>& clusters) const {
+  void FoldRatedIntoUnsigned(std::vector<std::vector<Group>>& clusters) const {
     std::vector<Group>& unsigned_groups = clusters[1];
-    if (unsigned_groups.empty() || sides[1].empty()) return;
-    Matrix means(static_cast<Eigen::Index>(unsigned_groups.size()), X_.cols());
-    for (size_t k = 0; k < unsigned_groups.size(); ++k) {
-      means.row(static_cast<Eigen::Index>(k)) =
-          unsigned_groups[k].sum / static_cast<float>(unsigned_groups[k].members.size());
-    }
+    if (unsigned_groups.empty()) return;
+    const Matrix means = Means(unsigned_groups);
     for (const size_t side : {size_t{0}, size_t{2}}) {
       std::erase_if(clusters[side], [&](const Group& g) {
         size_t signed_members = 0;
@@ -440,33 +452,20 @@ class PointFinder {
             means * (g.sum / static_cast<float>(g.members.size())).transpose();
         Eigen::Index best = 0;
         if (links.maxCoeff(&best) < cut_) return false;
-        Group& into = unsigned_groups[static_cast<size_t>(best)];
-        into.members.insert(into.members.end(), g.members.begin(), g.members.end());
-        std::sort(into.members.begin(), into.members.end());
-        into.sum += g.sum;
+        Absorb(unsigned_groups[static_cast<size_t>(best)], g);
         return true;
       });
     }
   }
 
-  // 6. The groups said by enough reviews: at least min_support, and min_share of the scope's
-  // reviews. The others say no shared claim; their sentences join no point.
   // 5. An unsigned group linked at the cut to groups of one side only joins its most linked group
   // there: the same claim, in words the opinion model could not sign ("屏幕显示细腻" beside
   // "屏幕很清晰,非常满意"). Linked to both sides, or to none, it stays apart.
   void FoldUnsignedIntoSigned(std::vector<std::vector<Group>>& clusters) const {
-    auto means_of = [&](const std::vector<Group>& groups) {
-      Matrix means(static_cast<Eigen::Index>(groups.size()), X_.cols());
-      for (size_t k = 0; k < groups.size(); ++k) {
-        means.row(static_cast<Eigen::Index>(k)) =
-            groups[k].sum / static_cast<float>(groups[k].members.size());
-      }
-      return means;
-    };
     // All linkages in two products (the sides hold thousands of groups, most of one sentence).
-    const Matrix flat = means_of(clusters[1]);
-    const Matrix to_complaint = flat * means_of(clusters[0]).transpose();
-    const Matrix to_praise = flat * means_of(clusters[2]).transpose();
+    const Matrix flat = Means(clusters[1]);
+    const Matrix to_complaint = flat * Means(clusters[0]).transpose();
+    const Matrix to_praise = flat * Means(clusters[2]).transpose();
     Eigen::Index row = 0;
     std::erase_if(clusters[1], [&](const Group& g) {
       const Eigen::Index r = row++;
@@ -474,15 +473,15 @@ class PointFinder {
       const float lc = to_complaint.cols() ? to_complaint.row(r).maxCoeff(&bc) : -1.0f;
       const float lp = to_praise.cols() ? to_praise.row(r).maxCoeff(&bp) : -1.0f;
       if ((lc >= cut_) == (lp >= cut_)) return false;
-      Group& into = lc >= cut_ ? clusters[0][static_cast<size_t>(bc)]
-                               : clusters[2][static_cast<size_t>(bp)];
-      into.members.insert(into.members.end(), g.members.begin(), g.members.end());
-      std::sort(into.members.begin(), into.members.end());
-      into.sum += g.sum;
+      Absorb(lc >= cut_ ? clusters[0][static_cast<size_t>(bc)]
+                        : clusters[2][static_cast<size_t>(bp)],
+             g);
       return true;
     });
   }
 
+  // 6. The groups said by enough reviews: at least min_support, and min_share of the scope's
+  // reviews. The others say no shared claim; their sentences join no point.
   std::vector<Group> KeepSupported(std::vector<Group> groups) const {
     const size_t need = std::max<size_t>(
         o_.min_support,
@@ -498,11 +497,7 @@ class PointFinder {
     const size_t m = SampleSize(side);
     if (!kept.empty() && side.size() > m) {
       std::vector<bool> placed(n_, false);
-      Matrix means(static_cast<Eigen::Index>(kept.size()), X_.cols());
-      for (size_t k = 0; k < kept.size(); ++k) {
-        means.row(static_cast<Eigen::Index>(k)) =
-            kept[k].sum / static_cast<float>(kept[k].members.size());
-      }
+      const Matrix means = Means(kept);
       for (size_t k = 0; k < m; ++k) placed[side[k * side.size() / m]] = true;
       for (size_t i : side) {
         if (placed[i]) continue;
