@@ -6,8 +6,12 @@
 //   Complaints  polarity "complaint"
 //   Other       polarity "neutral" or "unknown": only with the budget praise and complaints leave
 //               (and, for a product whose points are all neutral or unknown, its best point)
-// each section ordered by support, each point a line "- 40% (80 reviews) TEXT [CITATION]". Points
-// come from the latest finished run that has points for the product (or --run).
+// each section ordered by support, each point a line "- 40% (80 reviews) TEXT [CITATION]" (for a
+// product of fewer than kFewReviews reviews "- 2 of 10 reviews: TEXT [CITATION]"). Points come
+// from the latest finished run that has points for the product (or --run). The points the budget
+// leaves out are counted: "; 7 more points not shown" ends the sizes line (text, markdown),
+// "points_not_shown" in json, and a last line "(7 more points not shown)" of the prompt block,
+// which the budget measures.
 //
 // Budget (ExportOptions::budget; default: the budget of the run the points come from). What is
 // emitted never exceeds it, measured on the exact emitted text:
@@ -148,6 +152,9 @@ struct ExportedPoint {
   std::string polarity;  // "praise", "complaint", "neutral", "unknown"
   int64_t support = 0;   // distinct reviews (in the filter) among the evidence
   double share = 0;      // support / ProductExport::reviews
+  // The 95 % Wilson score interval of the share (WilsonInterval), support of reviews.
+  double share_low = 0, share_high = 0;
+  int64_t members = 0;  // member sentences (in the filter) that make the point's claim
   std::string aspect;    // "" = none
   double weight = 0;
   std::string review;  // ReviewCitationId of the review the text comes from
@@ -170,7 +177,18 @@ struct ProductExport {
   int64_t words_before = 0, words_after = 0;
   int64_t tokens_before = 0, tokens_after = 0;  // 0 when no tokenizer was given
   bool left_out = false;  // prompt: the header alone exceeds the budget; nothing was written
+  // Structured: the product's points (in the filter) that the budget left out of the body.
+  int64_t points_not_shown = 0;
 };
+
+// The 95 % Wilson score interval (z = 1.96) of a proportion of `k` in `n`: {low, high}, within
+// [0, 1]; {0, 0} when n is 0. Unlike k/n +- 1.96 s.e. it stays inside [0, 1] and is not empty
+// at k = 0 or k = n, which matters for the few reviews of a small product.
+std::pair<double, double> WilsonInterval(int64_t k, int64_t n);
+
+// A product of fewer reviews shows its points' shares as "2 of 10 reviews" in text, markdown and
+// prompt lines rather than a percentage, which overstates what a handful of reviews can tell.
+inline constexpr int64_t kFewReviews = 20;
 
 // Writes the export to `out` and returns what was written per product. Throws StoreError,
 // std::invalid_argument (a token budget without a tokenizer), or std::runtime_error when there is

@@ -27,13 +27,16 @@
 //      d. support: groups said by fewer than max(min_support, min_share x reviews) reviews are
 //         dropped; the sampled-out sentences of a side join its most linked kept group when the
 //         linkage (their mean cosine to its members) reaches the cut;
-//      e. representative: the member nearest the point's centroid that is not a fragment and,
+//      e. representative (the face): the member nearest the point's centroid that can be a face
+//         — no fragment (PointsOptions::is_fragment), no question (a last mark '?' or '？', or a
+//         final 吗), no hashtag — and,
 //         when there are at least 5 such members, no longer (in bytes) than their median (the
 //         most typical wording of a typical length); for a praise or complaint point (4), the
 //         same among the members whose own sign says it, when there is one. The point's text is
 //         the representative without the number of a list item it opens ("2.屏幕颜色过渡柔和",
 //         "3、配置"). In a small scope (PointsOptions::small_scope_*), members whose cosine to
 //         the representative is below small_scope_member_min_similarity then leave the point.
+//         A group none of whose members can be a face states no claim and makes no point.
 //      Measured: bench/argkp.sh (human key-point groupings) and bench/points_planted.sh
 //      (planted opinions); README "Points".
 //      Cosine is taken in the "cluster space":
@@ -365,7 +368,8 @@ struct PointsInput {
 // (learned_aspect_weight). 8: a minority's verdict needs the ratings' agreement when rated
 // (lexicon_minority_coverage). 9: sides from the learned opinion model (PointsInput::opinions).
 // 10: points by average linkage within each side, cut calibrated on ArgKP; no cap on their number.
-inline constexpr int kPointsVersion = 10;
+// 11: no question or hashtag as a face; a group without a possible face makes no point.
+inline constexpr int kPointsVersion = 11;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on
 // mismatched sizes. Deterministic. Thread-safe (const inputs).

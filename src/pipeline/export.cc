@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "revsum/escape.h"
 #include "revsum/json.h"
@@ -157,6 +158,23 @@ std::string Ratio(int64_t before, int64_t after) {
 }
 
 // "1,234 words -> 98 words (12.6x smaller); 1,702 tokens -> 131 tokens, 1,571 saved (13.0x)".
+// "40% (80 reviews)" (prompt: "40% (80)"), "<1%" below half a percent; "2 of 10 reviews" for a
+// product of fewer than kFewReviews reviews (export.h).
+std::string ShareText(const ExportedPoint& p, int64_t reviews, bool prompt) {
+  if (reviews < kFewReviews) {
+    return std::to_string(p.support) + " of " + std::to_string(reviews) +
+           (reviews == 1 ? " review" : " reviews");
+  }
+  const double percent = 100.0 * p.share;
+  const std::string share = percent > 0 && percent < 0.5 ? "<1%" : Fixed(percent, 0) + "%";
+  if (prompt) return share + " (" + std::to_string(p.support) + ")";
+  return share + " (" + std::to_string(p.support) + (p.support == 1 ? " review)" : " reviews)");
+}
+
+std::string NotShownText(int64_t points) {
+  return std::to_string(points) + (points == 1 ? " more point" : " more points") + " not shown";
+}
+
 std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
   const bool with_tokens = !tokenizer.empty();
   std::string s = std::to_string(p.words_before) + " words -> " + std::to_string(p.words_after) +
@@ -167,6 +185,7 @@ std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
          " saved (" + Ratio(p.tokens_before, p.tokens_after) + ")";
   }
   if (!p.budget.empty()) s += "; budget " + p.budget;
+  if (p.points_not_shown > 0) s += "; " + NotShownText(p.points_not_shown);
   return s;
 }
 
@@ -223,11 +242,14 @@ std::string StructuredJsonObject(const ProductExport& p, const std::string& toke
     o += (i ? "," : "");
     o += "{\"text\":" + JsonText(x.text) + ",\"polarity\":" + JsonText(x.polarity) +
          ",\"support\":" + std::to_string(x.support) + ",\"share\":" + Fixed(x.share, 4) +
+         ",\"share_interval\":[" + Fixed(x.share_low, 4) + "," + Fixed(x.share_high, 4) +
+         "],\"members\":" + std::to_string(x.members) +
          ",\"aspect\":" + (x.aspect.empty() ? std::string("null") : JsonText(x.aspect)) +
          ",\"weight\":" + Fixed(x.weight, 6) + ",\"review\":" + JsonText(x.review) +
          ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
   }
-  o += "],\"summary\":" + JsonText(p.body);
+  o += "],\"points_not_shown\":" + std::to_string(p.points_not_shown) +
+       ",\"summary\":" + JsonText(p.body);
   AppendSizes(o, p, tokenizer);
   return o + "}";
 }
@@ -276,25 +298,23 @@ constexpr const char* kSectionNames[] = {"Praise", "Complaints", "Other"};
 
 Section SectionOf(const std::string& polarity) { return SectionOfPolarity(polarity); }
 
-std::string ShareText(double share) {
-  const double percent = 100.0 * share;
-  if (percent > 0 && percent < 0.5) return "<1%";
-  return Fixed(percent, 0) + "%";
-}
-
 // Renders what a budget measures (see the header comment) for one choice of points.
 class Renderer {
  public:
   // `short_ids`: ShortCitations of every point that may be rendered (one product).
-  Renderer(const ExportOptions& options, std::string prompt_header,
+  // `reviews`: the product's reviews in the filter; `points`: its points in the filter.
+  Renderer(const ExportOptions& options, std::string prompt_header, int64_t reviews, size_t points,
            std::map<std::string, std::string> short_ids = {})
       : options_(options),
         prompt_header_(std::move(prompt_header)),
+        reviews_(reviews),
+        points_(points),
         short_ids_(std::move(short_ids)) {}
 
   std::string Line(const ExportedPoint& p) const {
-    const std::string share = ShareText(p.share);
-    const std::string support = std::to_string(p.support);
+    const bool prompt = options_.format == ExportFormat::kPrompt;
+    std::string share = ShareText(p, reviews_, prompt);
+    share += reviews_ < kFewReviews ? ": " : " ";
     std::string cite = CitationMark(p.review, options_.citations);
     if (options_.citations == CitationStyle::kShort) {
       if (const auto it = short_ids_.find(p.review); it != short_ids_.end()) cite = it->second;
@@ -302,17 +322,14 @@ class Renderer {
     if (!cite.empty()) cite = " " + cite;
     switch (options_.format) {
       case ExportFormat::kText:
-        return "- " + share + " (" + support + (p.support == 1 ? " review) " : " reviews) ") +
-               TerminalSafe(p.text) + cite + "\n";
+        return "- " + share + TerminalSafe(p.text) + cite + "\n";
       case ExportFormat::kMarkdown:
-        return "- " + share + " (" + support + (p.support == 1 ? " review) " : " reviews) ") +
-               MarkdownInline(p.text) + cite + "\n";
+        return "- " + share + MarkdownInline(p.text) + cite + "\n";
       case ExportFormat::kJson:
       case ExportFormat::kJsonl:
-        return "- " + share + " (" + support + (p.support == 1 ? " review) " : " reviews) ") +
-               p.text + cite + "\n";
+        return "- " + share + p.text + cite + "\n";
       case ExportFormat::kPrompt:
-        return "- " + share + " (" + support + ") " + PromptInline(p.text) + cite + "\n";
+        return "- " + share + PromptInline(p.text) + cite + "\n";
     }
     return "";
   }
@@ -340,12 +357,19 @@ class Renderer {
       std::sort(order.begin(), order.end());
       for (size_t i : order) body += Line(sections[s][i]);
     }
+    size_t shown = 0;
+    for (const std::vector<size_t>& c : chosen) shown += c.size();
+    if (options_.format == ExportFormat::kPrompt && shown < points_) {
+      body += "(" + NotShownText(static_cast<int64_t>(points_ - shown)) + ")\n";
+    }
     return body;
   }
 
  private:
   const ExportOptions& options_;
   std::string prompt_header_;
+  int64_t reviews_;
+  size_t points_;
   std::map<std::string, std::string> short_ids_;
 };
 
@@ -460,6 +484,9 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
       p.support = static_cast<int64_t>(in.size());
       p.share = reviews ? static_cast<double>(p.support) / static_cast<double>(reviews) : 0;
     }
+    p.members = 0;
+    for (const StoredPointMember& m : sp.members) p.members += cited.count(m.review_id) ? 1 : 0;
+    std::tie(p.share_low, p.share_high) = WilsonInterval(p.support, reviews);
     auto c = cited.find(review);
     if (c == cited.end()) continue;  // review deleted since the run
     p.review = c->second;
@@ -570,7 +597,8 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
     std::vector<std::string> candidate_ids;
     for (const auto& section : sections)
       for (const ExportedPoint& point : section) candidate_ids.push_back(point.review);
-    const Renderer render(options, prompt_header, ShortCitations(candidate_ids));
+    const Renderer render(options, prompt_header, p.reviews, candidate_ids.size(),
+                          ShortCitations(candidate_ids));
     const Meter meter(budget, words, options.tokens, p.words_before);
     StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);
@@ -580,6 +608,7 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
       std::sort(order.begin(), order.end());
       for (size_t i : order) p.points.push_back(sections[s][i]);
     }
+    p.points_not_shown = static_cast<int64_t>(candidate_ids.size() - p.points.size());
     p.words_after = static_cast<int64_t>(words(p.body));
     if (options.tokens) {
       p.tokens_before = static_cast<int64_t>(options.tokens->Count(all_reviews));
@@ -624,6 +653,17 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
 }
 
 }  // namespace
+
+std::pair<double, double> WilsonInterval(int64_t k, int64_t n) {
+  if (n <= 0) return {0.0, 0.0};
+  constexpr double z = 1.96;
+  const double nn = static_cast<double>(n);
+  const double p = std::clamp(static_cast<double>(k) / nn, 0.0, 1.0);
+  const double z2 = z * z;
+  const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double half = z / (1 + z2 / nn) * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn));
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
 
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
                                            std::ostream& stream) {

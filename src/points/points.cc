@@ -6,12 +6,15 @@
 #include "revsum/points.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "revsum/text.h"
 
@@ -161,6 +164,32 @@ std::string WithoutListNumber(const std::string& text) {
   return text.substr(after);
 }
 
+// Whether a sentence has the form of a claim (points.h, "Faces"): not a question (its last mark,
+// after closing quotes, brackets, spaces and '.', '!', '~', is '?' or '？', or what is left ends
+// with the question particle 吗) and no hashtag ('#' before a letter or a non-ASCII character;
+// "the #1 choice" stays).
+bool ClaimForm(std::string_view text) {
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    const unsigned char next = static_cast<unsigned char>(text[i + 1]);
+    if (text[i] == '#' && (std::isalpha(next) || next >= 0x80)) return false;
+  }
+  static constexpr std::string_view kTrailing[] = {
+      " ", "\"", "'", ")", "]", ".", "!", "~", "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x81" /* ！ */,
+      "\xEF\xBC\x89" /* ） */, "\xEF\xBD\x9E" /* ～ */, "\xE2\x80\x9D" /* ” */,
+      "\xE3\x80\x8D" /* 」 */};
+  for (bool trimmed = true; trimmed && !text.empty();) {
+    trimmed = false;
+    for (std::string_view t : kTrailing) {
+      if (text.ends_with(t)) {
+        text.remove_suffix(t.size());
+        trimmed = true;
+      }
+    }
+  }
+  return !text.ends_with("?") && !text.ends_with("\xEF\xBC\x9F" /* ？ */) &&
+         !text.ends_with("\xE5\x90\x97" /* 吗 */);
+}
+
 // `lift`: the mean normalised rating of the point's rated reviews minus that of the scope's rated
 // reviews outside it, each review once; none when either side has no rated review (the ratings
 // cannot then tell the point from the rest).
@@ -302,7 +331,9 @@ class PointFinder {
     for (size_t k = 0; k < sides.size(); ++k)
       JoinRest(sides[k], KeepSupported(std::move(clusters[k])));
     std::vector<Point> points;
-    for (Group& g : groups_) points.push_back(Describe(g));
+    for (Group& g : groups_) {
+      if (std::optional<Point> p = Describe(g)) points.push_back(std::move(*p));
+    }
     return Order(std::move(points));
   }
 
@@ -527,8 +558,10 @@ class PointFinder {
   }
 
   bool Fragment(size_t i) const { return o_.is_fragment && o_.is_fragment(texts_[i]); }
+  // Whether sentence i can be a face: no fragment, and in the form of a claim (ClaimForm).
+  bool CanFace(size_t i) const { return !Fragment(i) && ClaimForm(texts_[i]); }
 
-  // The face among the members that `can` show it, are no fragment and no longer than their
+  // The face among the members that `can` show it, CanFace and no longer than their
   // median (in bytes): the member nearest the centroid (the most typical wording of a typical
   // length; long sentences listing many things sit near a broad point's centre). Ties (within
   // kTypicalTie) go to the earlier sentence. kNone when no member qualifies.
@@ -537,7 +570,7 @@ class PointFinder {
   size_t TypicalFace(const std::vector<PointMember>& ms, const Can& can) const {
     std::vector<size_t> sizes;
     for (const PointMember& m : ms)
-      if (!Fragment(m.index) && can(m.index)) sizes.push_back(texts_[m.index].size());
+      if (CanFace(m.index) && can(m.index)) sizes.push_back(texts_[m.index].size());
     if (sizes.empty()) return kNone;
     const size_t at = (sizes.size() - 1) * kFaceLengthPercentile / 100;
     std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(at), sizes.end());
@@ -545,7 +578,7 @@ class PointFinder {
     size_t face = kNone;
     float face_sim = 0;
     for (const PointMember& m : ms) {
-      if (Fragment(m.index) || !can(m.index) || texts_[m.index].size() > cap) continue;
+      if (!CanFace(m.index) || !can(m.index) || texts_[m.index].size() > cap) continue;
       if (face == kNone || m.similarity > face_sim + kTypicalTie ||
           (m.similarity >= face_sim - kTypicalTie && m.index < face)) {
         face = m.index;
@@ -556,8 +589,9 @@ class PointFinder {
   }
 
   // 8. A group as a point: members by their cosine to the centroid, the face, support and share,
-  // polarity (rule 4) and aspect (rule 3).
-  Point Describe(const Group& g) const {
+  // polarity (rule 4) and aspect (rule 3). None when no member can be its face (questions,
+  // hashtags and fragments alone state no claim).
+  std::optional<Point> Describe(const Group& g) const {
     Point p;
     const float norm = g.sum.norm();
     for (size_t i : g.members) {
@@ -569,7 +603,15 @@ class PointFinder {
                        return a.similarity > b.similarity;
                      });
     p.representative = TypicalFace(p.members, [](size_t) { return true; });
-    if (p.representative == kNone) p.representative = p.members.front().index;
+    if (p.representative == kNone) {
+      // No member can be a face: a group of fragments shows its first, one of questions and
+      // hashtags alone states no claim.
+      const auto claim = std::find_if(p.members.begin(), p.members.end(), [&](const PointMember& m) {
+        return ClaimForm(texts_[m.index]);
+      });
+      if (claim == p.members.end()) return std::nullopt;
+      p.representative = claim->index;
+    }
     if (small_ && o_.small_scope_member_min_similarity > 0) DropFarMembers(p);
     Measure(p);
     // A praise or complaint is shown by a member that says it when there is one.
@@ -675,8 +717,8 @@ class PointFinder {
     if (points.empty()) {
       size_t best = kNone;
       for (size_t i = 0; i < n_; ++i) {
-        if (Fragment(i) && best != kNone) continue;
-        if (best == kNone || (Fragment(best) && !Fragment(i)) || w_.final(i) > w_.final(best))
+        if (!CanFace(i) && best != kNone) continue;
+        if (best == kNone || (!CanFace(best) && CanFace(i)) || w_.final(i) > w_.final(best))
           best = i;
       }
       Point p;

@@ -157,7 +157,8 @@ TEST_F(SecurityCliTest, TextExportHasOneHeaderPerProductAndOneCitedLinePerPoint)
   ASSERT_EQ(r.exit_code, 0) << r.err;
   size_t headers = 0, bullets = 0, sizes = 0;
   const std::regex header(R"(^== .* \(\d+ reviews, average rating [0-9.na/]+, run \d+\) ==$)");
-  const std::regex bullet(R"(^- (\d+%|<1%) \(\d+ reviews?\) .* \[[A-Za-z0-9:%-]+\]$)");
+  const std::regex bullet(
+      R"(^- ((\d+%|<1%) \(\d+ reviews?\) |\d+ of \d+ reviews?: ).* \[[A-Za-z0-9:%-]+\]$)");
   for (const std::string& line : Lines(r.out)) {
     if (line.empty() || line == "Praise" || line == "Complaints" || line == "Other") continue;
     if (std::regex_match(line, header)) {

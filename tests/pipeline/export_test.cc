@@ -242,13 +242,13 @@ TEST_F(ExportTest, ThePromptBlockIsCompactAndItsTokenCountIsExactAndWithinTheBud
   ExportOptions options;
   options.format = ExportFormat::kPrompt;
   options.citations = CitationStyle::kShort;
-  options.budget = ParseBudget("90t");
+  options.budget = ParseBudget("100t");
   std::string out;
   std::vector<ProductExport> p = Export(options, &out);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(out, p[0].body) << "one product: the output is exactly the measured block";
   EXPECT_EQ(static_cast<size_t>(p[0].tokens_after), tokens_->Count(out));
-  EXPECT_LE(tokens_->Count(out), 90u);
+  EXPECT_LE(tokens_->Count(out), 100u);
   EXPECT_EQ(out.rfind("Product: Kettle\n"
                       "Reviews: 20; average rating 3.25; ratings (rating:reviews) 5:10 2:5 1:5\n"
                       "Praise:\n"
@@ -315,6 +315,72 @@ TEST_F(ExportTest, JsonHoldsThePointsWithTheirFieldsAndTheDumpIds) {
   EXPECT_EQ(first["review"].get_string().value(), "R0");
   EXPECT_GT(first["sentence"].get_int64().value(), 0);
   EXPECT_THAT(std::string(doc["summary"].get_string().value()), HasSubstr("Praise\n- 40% (8"));
+  // 8 of 20: the 95 % Wilson interval is [0.2188, 0.6134]; 8 member sentences.
+  simdjson::dom::array interval = first["share_interval"].get_array().value();
+  ASSERT_EQ(interval.size(), 2u);
+  EXPECT_NEAR(interval.at(0).get_double().value(), 0.2188, 1e-4);
+  EXPECT_NEAR(interval.at(1).get_double().value(), 0.6134, 1e-4);
+  EXPECT_EQ(first["members"].get_int64().value(), 8);
+  EXPECT_EQ(doc["points_not_shown"].get_int64().value(), 0);
+}
+
+TEST_F(ExportTest, WilsonIntervalsStayInsideZeroAndOne) {
+  EXPECT_EQ(WilsonInterval(0, 0), std::make_pair(0.0, 0.0));
+  const auto none = WilsonInterval(0, 10);
+  EXPECT_EQ(none.first, 0.0);
+  EXPECT_NEAR(none.second, 0.2775, 1e-4);
+  const auto all = WilsonInterval(10, 10);
+  EXPECT_NEAR(all.first, 0.7225, 1e-4);
+  EXPECT_DOUBLE_EQ(all.second, 1.0);
+  // Many reviews: close to the normal interval around 0.3.
+  const auto big = WilsonInterval(3000, 10000);
+  EXPECT_NEAR(big.first, 0.2911, 1e-4);
+  EXPECT_NEAR(big.second, 0.3091, 1e-4);
+}
+
+TEST_F(ExportTest, AProductOfFewReviewsCountsItsReviewsInsteadOfAPercentage) {
+  Build("Kettle", {{"praise", 2, "It boils a full liter in about four minutes."},
+                   {"complaint", 1, "The lid started leaking after a month of daily use."}},
+        "1000w", 10);
+  ExportOptions options;
+  std::string out;
+  Export(options, &out);
+  EXPECT_THAT(out, HasSubstr("Praise\n- 2 of 10 reviews: It boils a full liter in about four "
+                             "minutes. [R0]\n"
+                             "Complaints\n- 1 of 10 reviews: The lid started leaking"))
+      << out;
+  EXPECT_THAT(out, Not(HasSubstr("%")));
+  options.format = ExportFormat::kPrompt;
+  Export(options, &out);
+  EXPECT_THAT(out, HasSubstr("Praise:\n- 2 of 10 reviews: It boils")) << out;
+}
+
+TEST_F(ExportTest, TheExportSaysHowManyPointsTheBudgetLeftOut) {
+  Build("Kettle", kKettle);
+  ExportOptions options;
+  options.budget = ParseBudget("3s");
+  std::string out;
+  std::vector<ProductExport> p = Export(options, &out);
+  ASSERT_EQ(p[0].points.size(), 3u);
+  EXPECT_EQ(p[0].points_not_shown, 4);
+  EXPECT_THAT(out, HasSubstr("; budget 3s; 4 more points not shown)\n")) << out;
+
+  // The prompt block says it too, within its budget.
+  options.format = ExportFormat::kPrompt;
+  options.budget = ParseBudget("60t");
+  p = Export(options, &out);
+  ASSERT_LT(p[0].points.size(), kKettle.size());
+  const std::string last = "(" + std::to_string(kKettle.size() - p[0].points.size()) +
+                           " more points not shown)\n";
+  ASSERT_GE(out.size(), last.size());
+  EXPECT_EQ(out.substr(out.size() - last.size()), last) << out;
+  EXPECT_LE(tokens_->Count(out), 60u);
+
+  // Everything shown: no such line.
+  options.budget = ParseBudget("1000t");
+  p = Export(options, &out);
+  EXPECT_EQ(p[0].points_not_shown, 0);
+  EXPECT_THAT(out, Not(HasSubstr("not shown")));
 }
 
 TEST_F(ExportTest, TheRunsBudgetIsTheDefault) {
@@ -346,6 +412,7 @@ TEST_F(ExportTest, FiltersCountOnlyTheReviewsInTheFilter) {
   EXPECT_DOUBLE_EQ(p[0].points[0].share, 6.0 / 8.0);
   EXPECT_EQ(p[0].points[0].text, kKettle[0].text + " (2)");
   EXPECT_EQ(p[0].points[0].review, "R2");
+  EXPECT_EQ(p[0].points[0].members, 6) << "members are counted in the filter too";
   // Points with evidence only in reviews 0..1 are dropped.
   for (const ExportedPoint& x : p[0].points) EXPECT_GE(x.support, 1);
   EXPECT_EQ(p[0].points.size(), 4u) << "the three support-2 points are in reviews 0 and 1 only";

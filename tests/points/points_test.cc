@@ -470,6 +470,36 @@ TEST(ComputePoints, TheFaceHasATypicalLengthAndNoListNumber) {
   EXPECT_EQ(ComputePoints(in, TestLexicon(), o)[0].text, "2.0 battery great");
 }
 
+// A question or a hashtag states no claim: such a member is never the face, and a group of them
+// alone makes no point.
+TEST(ComputePoints, QuestionsAndHashtagsAreNoFaceAndAloneMakeNoPoint) {
+  std::vector<std::string> texts = {"Does the battery last?",   "battery lasts all day",
+                                    "电池能用多久吗。",          "#battery lasts",
+                                    "the #1 battery for a week", "does it last a week ?\""};
+  Matrix S;
+  Weights w;
+  PointsInput in = SameDirection(texts, S, w);
+  // Row 0 is the nearest to the centre; rows 2 and 3 next.
+  S(1, 1) = S(4, 1) = S(5, 1) = 0.4f;
+  S(2, 1) = S(3, 1) = 0.2f;
+  S.rowwise().normalize();
+  PointsOptions o;
+  o.small_scope_reviews = 0;
+  std::vector<Point> points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_TRUE(points[0].text == "battery lasts all day" ||
+              points[0].text == "the #1 battery for a week")
+      << points[0].text;
+
+  // Only questions and hashtags: no point from the group; the scope's fallback is its heaviest
+  // sentence (here a question, as nothing else is left).
+  texts = {"Does the battery last?", "电池能用多久吗", "#battery", "does it last?", "really?"};
+  in = SameDirection(texts, S, w);
+  points = ComputePoints(in, TestLexicon(), o);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].support, 1u) << "the fallback, not a group of questions";
+}
+
 // Average linkage: a chain of rows at 0, 40 and 80 degrees (neighbours at cosine 0.77, the ends
 // at 0.17): the pair at 0-40 merges first, and the third joins it at a mean over its two pairs
 // of 0.47, so the chain is one claim at a cut of 0.45 and two at 0.5.
