@@ -27,7 +27,8 @@
 // first point of Praise and of Complaints that fits is taken (each section present gets at least
 // one point when one fits), then the section whose emitted cost per unit of support is lowest
 // gets its next point while the body still fits (so the budget is shared in proportion to
-// support); a section stops at its first point that does not fit. Then Other, while it fits.
+// support); a point that does not fit is passed over for the section's next. Then Other, each
+// point that still fits.
 // A prompt block whose header alone exceeds the budget is left out (ProductExport::left_out).
 //
 // Citations are the dumps' own review ids (reviews.external_id), the same in a shard store and in

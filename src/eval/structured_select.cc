@@ -59,7 +59,7 @@ bool SelectStructuredPoints(const std::array<std::vector<double>, 3>& support_of
     if (fits_with(best, next[best])) {
       take(best, next[best]);
     } else {
-      stopped[best] = true;
+      ++next[best];  // passed over: a later, shorter point may still fit
     }
   }
   // 3. Other, with what is left; its best fitting point when nothing else was taken.
@@ -68,7 +68,9 @@ bool SelectStructuredPoints(const std::array<std::vector<double>, 3>& support_of
   if (count == 0) {
     while (i < other.size() && !fits_with(kSectionOther, i)) ++i;
   }
-  for (; i < other.size() && fits_with(kSectionOther, i); ++i) take(kSectionOther, i);
+  for (; i < other.size(); ++i) {
+    if (fits_with(kSectionOther, i)) take(kSectionOther, i);
+  }
   return true;
 }
 

@@ -562,9 +562,10 @@ class PointFinder {
   bool CanFace(size_t i) const { return !Fragment(i) && ClaimForm(texts_[i]); }
 
   // The face among the members that `can` show it, CanFace and no longer than their
-  // median (in bytes): the member nearest the centroid (the most typical wording of a typical
-  // length; long sentences listing many things sit near a broad point's centre). Ties (within
-  // kTypicalTie) go to the earlier sentence. kNone when no member qualifies.
+  // median (in bytes) with the highest cosine to the centroid plus face_weight times its
+  // attention relative to the scope's mean (the most typical wording of a typical length that the
+  // scorer also weighs; long sentences listing many things sit near a broad point's centre). Ties
+  // (within kTypicalTie) go to the earlier sentence. kNone when no member qualifies.
   static constexpr size_t kNone = SIZE_MAX;
   template <typename Can>
   size_t TypicalFace(const std::vector<PointMember>& ms, const Can& can) const {
@@ -579,10 +580,12 @@ class PointFinder {
     float face_sim = 0;
     for (const PointMember& m : ms) {
       if (!CanFace(m.index) || !can(m.index) || texts_[m.index].size() > cap) continue;
-      if (face == kNone || m.similarity > face_sim + kTypicalTie ||
-          (m.similarity >= face_sim - kTypicalTie && m.index < face)) {
+      const float score = m.similarity + o_.face_weight * static_cast<float>(n_) *
+                                             w_.final(static_cast<Eigen::Index>(m.index));
+      if (face == kNone || score > face_sim + kTypicalTie ||
+          (score >= face_sim - kTypicalTie && m.index < face)) {
         face = m.index;
-        face_sim = m.similarity;
+        face_sim = score;
       }
     }
     return face;

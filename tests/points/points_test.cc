@@ -210,9 +210,13 @@ TEST(ComputePoints, ClustersCountsDistinctReviewsAndOrdersBySupport) {
   EXPECT_EQ(points[0].support, 5u);
   EXPECT_EQ(points[0].members.size(), 6u);
   EXPECT_DOUBLE_EQ(points[0].share, 0.5);
-  // The member nearest the centroid (wobbles 0, 0.05, 0.1 ... 0.4: mean 0.175), not the highest
-  // weight one ("battery dies fast 1"): the most typical wording.
-  EXPECT_EQ(points[0].text, "battery dies fast 2");
+  // Attention counts (face_weight): the member twice as heavy as the others ("battery dies fast
+  // 1"), near the centroid too; without it the member nearest the centroid (wobbles 0, 0.05,
+  // 0.1 ... 0.4: mean 0.175), the most typical wording.
+  EXPECT_EQ(points[0].text, "battery dies fast 1");
+  PointsOptions typical = o;
+  typical.face_weight = 0;
+  EXPECT_EQ(ComputePoints(f.Input(), lex, typical)[0].text, "battery dies fast 2");
   EXPECT_EQ(points[0].polarity, Polarity::kComplaint);
   EXPECT_EQ(points[0].aspect, "battery");
   EXPECT_EQ(points[1].support, 3u);
