@@ -61,10 +61,13 @@
 //        gives the same points for less arithmetic (a 20-review product, 4,096 lexical dimensions).
 //   2. support = distinct reviews among the members; share = support / the product's review count;
 //      weight = the members' summed final attention weight.
-//   3. aspect: over the members, the mean weight of each anchored head "aspect:X" divided by that
-//      head's mean over the scope (its lift). The head with the highest lift is the aspect when
-//      its lift is at least aspect_min_lift and at least aspect_margin times the second's;
-//      otherwise none ("").
+//   3. aspect: what the members name (PolarityLexicon::Aspects: the aspect terms of
+//      models/polarity/en-aspects.txt and zh-aspects.txt, whole words in English, substrings in
+//      Chinese): the aspect named by the most members, when at least aspect_min_members of them
+//      name it and at least aspect_min_lift times the scope's share of sentences that do;
+//      otherwise none (""). A point whose members name no aspect has none: "I recommend the
+//      product highly" is about no aspect (the attention's anchored "aspect:X" heads, which
+//      match sentences by likeness to seed sentences, put such a point under "ease").
 //   4. polarity (praise / complaint / neutral / unknown), from two signals over the members,
 //      each averaged with the members' attention weights as the mixing coefficients:
 //        lexicon  l = sum w_i lex_i / sum w_i, lex_i in {-1, 0, +1} the sentence's sign under the
@@ -136,7 +139,7 @@ struct RatingScale {
 // The scale of ratings observed in [lo, hi]; `labels_only` when every rating was 0 or 1.
 RatingScale DetectRatingScale(double lo, double hi, bool labels_only);
 
-// Polarity word lists (models/polarity/<lang>.txt), and aspect terms (zh-aspects.txt). Format:
+// Polarity word lists (models/polarity/<lang>.txt), and aspect terms (<lang>-aspects.txt). Format:
 // UTF-8; '#' starts a comment line; sections "[positive]", "[negative]", "[negator]",
 // "[neutral]" and "[aspect:<name>]" (Aspects, below); one term per line. Terms made of
 // ASCII are matched as lowercase word sequences ("stopped working"); other terms (Chinese) as
@@ -151,12 +154,12 @@ class PolarityLexicon {
   void Add(std::string_view text, std::string_view origin);
   // Loads every file of `paths` (throws naming a file that cannot be read).
   static PolarityLexicon Load(const std::vector<std::string>& paths);
-  // The default lists: <models>/polarity/en.txt, zh.txt and zh-aspects.txt.
+  // The default lists: <models>/polarity/en.txt, zh.txt, zh-aspects.txt and en-aspects.txt.
   static std::vector<std::string> DefaultPaths();
   // sum of +1 / -1 over the terms found (after negation).
   int Score(std::string_view sentence) const;
   bool empty() const { return positive_.empty() && negative_.empty(); }
-  // Aspect terms (sections "[aspect:<name>]", models/polarity/zh-aspects.txt): what a sentence
+  // Aspect terms (sections "[aspect:<name>]", models/polarity/*-aspects.txt): what a sentence
   // is about, not how it judges it. The aspects whose terms occur in `sentence` (indexes into
   // aspect_names(), ascending, each once); matched like the polarity terms, apart from them:
   // longest term first at each position and its text consumed, so 卫生间 ("bathroom": room) is
@@ -296,12 +299,17 @@ struct PointsOptions {
   // OpoSum / Copycat / Opinosis / SPACE): 0 gives 39.25 / 30.09 / 27.88 / 38.95; 0.33: 39.62 /
   // 30.05 / 31.44 / 38.93; 1: 40.06 / 29.96 / 31.54 / 39.18; 1.5: 40.06 / 29.96 / 31.54 / 39.05;
   // 4: 39.97 / 29.96 / 31.43 / 38.59. Faces the scorer weighs carry the product's common words.
+  // Not in the learned space (CJK scopes), where the lexical attention favours short, generic
+  // sentences: read on the Chinese shopping dump, 书籍's content praise became "美丽的人。" and
+  // 手机's battery complaint "经常死机。" (0 there: "电池待机时间太短,两天就完;").
   float face_weight = 1.0f;
   // A sentence that cannot stand alone is never a representative. Null: none is.
   std::function<bool(std::string_view)> is_fragment;
-  // Aspect rule (see header comment, 3).
-  float aspect_min_lift = 1.2f;
-  float aspect_margin = 1.1f;
+  // Aspect rule (see header comment, 3): the aspect named by at least aspect_min_members of a
+  // point's members, and by at least aspect_min_lift times the share of the scope's sentences
+  // that name it.
+  double aspect_min_members = 0.5;
+  double aspect_min_lift = 1.2;
   // Polarity rule (see header comment, 4).
   // The members of a paraphrase point say their verdict in different words, and a word list
   // knows only some of them: a share of the weight with a signed word of 0.15 decides when the
@@ -377,7 +385,7 @@ struct PointsInput {
 // (lexicon_minority_coverage). 9: sides from the learned opinion model (PointsInput::opinions).
 // 10: points by average linkage within each side, cut calibrated on ArgKP; no cap on their number.
 // 11: no question or hashtag as a face; a group without a possible face makes no point; faces
-// weigh attention (face_weight).
+// weigh attention (face_weight); aspects from the aspect terms the members name.
 inline constexpr int kPointsVersion = 11;
 
 // The points of one product scope (see header comment). Throws std::invalid_argument on

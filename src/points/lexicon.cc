@@ -284,7 +284,7 @@ std::vector<std::string> PolarityLexicon::DefaultPaths() {
   } catch (const ModelsError&) {
     base = "<no models folder: set REVSUM_MODELS_DIR>/polarity";
   }
-  return {base + "/en.txt", base + "/zh.txt", base + "/zh-aspects.txt"};
+  return {base + "/en.txt", base + "/zh.txt", base + "/zh-aspects.txt", base + "/en-aspects.txt"};
 }
 
 int PolarityLexicon::Score(std::string_view sentence) const {

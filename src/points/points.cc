@@ -217,16 +217,16 @@ Polarity Decide(const Point& p, const PointsOptions& o, double rated_share,
 // becomes [x_i, g a_i] renormalised, a_i the indicator of its aspects scaled to unit length (zero
 // when it names none); a zero x_i (no vocabulary unit) stays zero, so it still joins no point by
 // its aspect alone. Cosines: PointsOptions::learned_aspect_weight.
-Matrix WithAspects(const Matrix& X, const std::vector<std::string>& texts,
-                   const PolarityLexicon& lexicon, float g) {
+Matrix WithAspects(const Matrix& X, const std::vector<std::vector<int>>& named, size_t k_aspects,
+                   float g) {
   const Eigen::Index d = X.cols();
-  const Eigen::Index k = static_cast<Eigen::Index>(lexicon.aspect_names().size());
+  const Eigen::Index k = static_cast<Eigen::Index>(k_aspects);
   if (k == 0) return X;
   Matrix out = Matrix::Zero(X.rows(), d + k);
   out.leftCols(d) = X;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     if (X.row(i).isZero()) continue;
-    const std::vector<int> aspects = lexicon.Aspects(texts[static_cast<size_t>(i)]);
+    const std::vector<int>& aspects = named[static_cast<size_t>(i)];
     for (int a : aspects)
       out(i, d + a) = g / std::sqrt(static_cast<float>(aspects.size()));
     const float norm = out.row(i).norm();
@@ -366,7 +366,7 @@ class PointFinder {
         return lexicon_.Score(u) != 0;
       });
       if (o_.learned_aspect_weight > 0)
-        X_ = WithAspects(X_, texts_, lexicon_, o_.learned_aspect_weight);
+        X_ = WithAspects(X_, Named(), lexicon_.aspect_names().size(), o_.learned_aspect_weight);
     } else if (from_gram) {
       X_ = RowSpaceCoordinates(ClusterSpaceGram(w_.gram, centre));
     } else {
@@ -578,9 +578,11 @@ class PointFinder {
     const size_t cap = sizes.size() >= kFaceLengthMinMembers ? sizes[at] : SIZE_MAX;
     size_t face = kNone;
     float face_sim = 0;
+    // The learned (CJK) space keeps the nearest to the centroid (PointsOptions::face_weight).
+    const float face_weight = learned_ ? 0.0f : o_.face_weight;
     for (const PointMember& m : ms) {
       if (!CanFace(m.index) || !can(m.index) || texts_[m.index].size() > cap) continue;
-      const float score = m.similarity + o_.face_weight * static_cast<float>(n_) *
+      const float score = m.similarity + face_weight * static_cast<float>(n_) *
                                              w_.final(static_cast<Eigen::Index>(m.index));
       if (face == kNone || score > face_sim + kTypicalTie ||
           (score >= face_sim - kTypicalTie && m.index < face)) {
@@ -679,28 +681,34 @@ class PointFinder {
     p.polarity = Decide(p, o_, rated / wsum, lift);
   }
 
-  // Rule 3: the anchored aspect head with the highest lift over the members.
-  std::string Aspect(const std::vector<PointMember>& ms) const {
-    double best = 0, second = 0;
-    std::string best_name;
-    for (size_t h = 0; h < w_.head_names.size(); ++h) {
-      if (w_.head_names[h].rfind("aspect:", 0) != 0 ||
-          static_cast<Eigen::Index>(h) >= w_.per_head.cols())
-        continue;
-      double mean = 0;
-      for (const PointMember& m : ms)
-        mean += w_.per_head(static_cast<Eigen::Index>(m.index), static_cast<Eigen::Index>(h));
-      mean /= static_cast<double>(ms.size());
-      const double lift = mean * static_cast<double>(n_);
-      if (lift > best) {
-        second = best;
-        best = lift;
-        best_name = w_.head_names[h].substr(7);
-      } else if (lift > second) {
-        second = lift;
-      }
+  // The aspects each sentence names (PolarityLexicon::Aspects), computed once.
+  const std::vector<std::vector<int>>& Named() const {
+    if (named_.size() != n_) {
+      named_.resize(n_);
+      for (size_t i = 0; i < n_; ++i) named_[i] = lexicon_.Aspects(texts_[i]);
+      named_in_scope_.assign(lexicon_.aspect_names().size(), 0);
+      for (const std::vector<int>& a : named_)
+        for (int k : a) ++named_in_scope_[static_cast<size_t>(k)];
     }
-    return best >= o_.aspect_min_lift && best >= o_.aspect_margin * second ? best_name : "";
+    return named_;
+  }
+
+  // Rule 3: the aspect most of the members name, when they name it more often than the scope's
+  // sentences do (lift); else none.
+  std::string Aspect(const std::vector<PointMember>& ms) const {
+    const std::vector<std::vector<int>>& named = Named();
+    std::vector<size_t> count(lexicon_.aspect_names().size(), 0);
+    for (const PointMember& m : ms)
+      for (int k : named[m.index]) ++count[static_cast<size_t>(k)];
+    size_t best = count.size();
+    for (size_t k = 0; k < count.size(); ++k)
+      if (count[k] > 0 && (best == count.size() || count[k] > count[best])) best = k;
+    if (best == count.size()) return "";
+    const double share = static_cast<double>(count[best]) / static_cast<double>(ms.size());
+    const double scope = static_cast<double>(named_in_scope_[best]) / static_cast<double>(n_);
+    return share >= o_.aspect_min_members && share >= o_.aspect_min_lift * scope
+               ? lexicon_.aspect_names()[best]
+               : "";
   }
 
   // 9. By support, then weight, without the points the member check left below min_support; a
@@ -750,6 +758,8 @@ class PointFinder {
   double rating_sum_ = 0;
   size_t rated_reviews_ = 0;
   std::vector<Group> groups_;
+  mutable std::vector<std::vector<int>> named_;  // Named()
+  mutable std::vector<size_t> named_in_scope_;   // sentences naming each aspect
 };
 
 }  // namespace

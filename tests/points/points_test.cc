@@ -201,7 +201,8 @@ Fixture MakeFixture() {
 
 TEST(ComputePoints, ClustersCountsDistinctReviewsAndOrdersBySupport) {
   Fixture f = MakeFixture();
-  const PolarityLexicon lex = TestLexicon();
+  PolarityLexicon lex = TestLexicon();
+  lex.Add("[aspect:battery]\nbattery\n[aspect:screen]\nscreen\n[aspect:colour]\ncolor\n", "aspects");
   PointsOptions o;
   o.threshold = 0.9f;
   o.small_scope_reviews = 0;  // the general rule; PointsQuality.SmallProductPointsSayOneThing
@@ -221,7 +222,14 @@ TEST(ComputePoints, ClustersCountsDistinctReviewsAndOrdersBySupport) {
   EXPECT_EQ(points[0].aspect, "battery");
   EXPECT_EQ(points[1].support, 3u);
   EXPECT_EQ(points[1].polarity, Polarity::kPraise);
-  EXPECT_EQ(points[1].aspect, "");  // no head stands out
+  EXPECT_EQ(points[1].aspect, "screen");
+
+  // The aspect its members name, not the attention's aspect heads: without the terms, none
+  // (though the fixture's "aspect:battery" head stands out over the battery sentences).
+  EXPECT_EQ(ComputePoints(f.Input(), TestLexicon(), o)[0].aspect, "");
+  // Named by fewer than half the members: none.
+  f.texts[0] = f.texts[2] = f.texts[3] = f.texts[4] = "dies fast";
+  EXPECT_EQ(ComputePoints(f.Input(), lex, o)[0].aspect, "");
 }
 
 TEST(ComputePoints, FragmentsAreNeverRepresentatives) {
