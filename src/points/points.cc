@@ -246,22 +246,32 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
   const size_t m = static_cast<size_t>(sim.rows());
   // A product's two halves may round differently: the chain needs sim(a, b) == sim(b, a), or
   // its similarities need not rise along it and it could cycle.
-  for (Eigen::Index j = 0; j < sim.cols(); ++j)
-    for (Eigen::Index i = j + 1; i < sim.rows(); ++i) sim(i, j) = sim(j, i);
+  // (In tiles, so that the transposed reads stay in cache.)
+  constexpr Eigen::Index kTile = 64;
+  for (Eigen::Index j0 = 0; j0 < sim.cols(); j0 += kTile) {
+    for (Eigen::Index i0 = j0; i0 < sim.rows(); i0 += kTile) {
+      for (Eigen::Index j = j0; j < std::min(j0 + kTile, sim.cols()); ++j)
+        for (Eigen::Index i = std::max(i0, j + 1); i < std::min(i0 + kTile, sim.rows()); ++i)
+          sim(i, j) = sim(j, i);
+    }
+  }
   std::vector<std::vector<size_t>> groups(m);
   for (size_t i = 0; i < m; ++i) groups[i] = {i};
   std::vector<bool> open(m, true);  // may still merge
   size_t open_count = m;
+  // The groups that are not merged away, ascending (a final group stays: it is still a group).
+  std::vector<size_t> alive(m);
+  std::iota(alive.begin(), alive.end(), size_t{0});
   // The nearest open group to `a`; on a tie the group before it on the chain (`prev`), so that
   // equal similarities cannot make the chain cycle.
   auto nearest = [&](size_t a, size_t prev) {
     size_t best = prev;
     float best_sim = prev < m ? sim(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(prev))
                               : -std::numeric_limits<float>::infinity();
-    for (size_t b = 0; b < m; ++b) {
+    const float* column = sim.col(static_cast<Eigen::Index>(a)).data();
+    for (size_t b : alive) {
       if (b == a || b == prev || !open[b]) continue;
-      const float s = sim(static_cast<Eigen::Index>(b), static_cast<Eigen::Index>(a));  // a column
-      if (s > best_sim) best_sim = s, best = b;
+      if (column[b] > best_sim) best_sim = column[b], best = b;
     }
     return std::pair{best, best_sim};
   };
@@ -292,10 +302,13 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
     const auto gone = static_cast<Eigen::Index>(std::max(a, b));
     const float na = static_cast<float>(groups[static_cast<size_t>(keep)].size());
     const float nb = static_cast<float>(groups[static_cast<size_t>(gone)].size());
-    for (Eigen::Index k = 0; k < sim.rows(); ++k) {
-      const float v = (na * sim(keep, k) + nb * sim(gone, k)) / (na + nb);
-      sim(keep, k) = v;
-      sim(k, keep) = v;
+    // Only open groups read a similarity again (a final group never merges).
+    for (size_t k : alive) {
+      if (!open[k]) continue;
+      const auto kk = static_cast<Eigen::Index>(k);
+      const float v = (na * sim(kk, keep) + nb * sim(kk, gone)) / (na + nb);
+      sim(keep, kk) = v;
+      sim(kk, keep) = v;
     }
     std::vector<size_t>& into = groups[static_cast<size_t>(keep)];
     std::vector<size_t>& from = groups[static_cast<size_t>(gone)];
@@ -303,6 +316,7 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
     from.clear();
     open[static_cast<size_t>(gone)] = false;
     --open_count;
+    alive.erase(std::lower_bound(alive.begin(), alive.end(), static_cast<size_t>(gone)));
   }
   std::vector<std::vector<size_t>> out;
   for (std::vector<size_t>& g : groups) {
