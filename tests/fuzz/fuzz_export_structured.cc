@@ -11,12 +11,14 @@
 // Checked, as a consumer reads the output:
 //   - text and markdown: valid UTF-8 with no control character but the line feeds (no ESC, no CR,
 //     no C1, no bidi control, no U+2028/U+2029); the lines are exactly the documented structure
-//     (header, ratings, section names, one "- N% (S reviews) ..." line per exported point ending
+//     (header, ratings, section names, one "- N% (S reviews) ..." or "- S of R reviews: ..." line
+//     per exported point ending
 //     in its citation mark, sizes, blank); markdown point texts and headings open no markup;
 //   - json and jsonl: simdjson parses them; every string is valid UTF-8 and holds the stored text
 //     (invalid sequences replaced by U+FFFD); the points and citations are those of the export;
 //   - prompt: every line is "Product: ...", "Reviews: ...", a section name + ':', a point line
-//     "- N% (S) TEXT [CITATION]" or the blank line between products, so no dump string starts a
+//     "- N% (S) TEXT [CITATION]" (or "- S of R reviews: ..."), a last "(N more points not shown)"
+//     or the blank line between products, so no dump string starts a
 //     line; inside a line no '[' or ']' comes from the data (the only bracket pair is the final
 //     citation mark); each product block (from "Product:" to its last line feed) costs at most
 //     the budget, counted on the output itself (o200k_base tokens, budget words, points);
@@ -124,6 +126,34 @@ size_t SharePrefix(std::string_view s) {
   const size_t digits = i;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
   return i > digits ? i : std::string_view::npos;
+}
+
+// The share that leads a point line (export.h): "N% (S reviews) " ("<1%" below half a percent;
+// prompt "N% (S) "), or "S of R reviews: " for a product of fewer than kFewReviews reviews, S the
+// point's support. Returns the lead's length, or npos.
+size_t ShareLead(std::string_view s, const revsum::ExportedPoint& x, int64_t reviews, bool prompt) {
+  if (reviews < revsum::kFewReviews) {
+    const std::string lead = std::to_string(x.support) + " of " + std::to_string(reviews) +
+                             (reviews == 1 ? " review: " : " reviews: ");
+    return StartsWith(s, lead) ? lead.size() : std::string_view::npos;
+  }
+  const size_t i = SharePrefix(s);
+  if (i == std::string_view::npos) return i;
+  const std::string support = std::to_string(x.support);
+  if (i < support.size() || s.substr(i - support.size(), support.size()) != support) {
+    return std::string_view::npos;
+  }
+  const std::string_view unit = prompt ? ") " : x.support == 1 ? " review) " : " reviews) ";
+  return StartsWith(s.substr(i), unit) ? i + unit.size() : std::string_view::npos;
+}
+
+// "(N more point(s) not shown)": the last line of a prompt block when the budget left points out.
+bool IsNotShownLine(std::string_view line) {
+  if (!StartsWith(line, "(")) return false;
+  size_t i = 1;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  const std::string_view rest = line.substr(i);
+  return i > 1 && (rest == " more points not shown)" || rest == " more point not shown)");
 }
 
 const char* const kSections[] = {"Praise", "Complaints", "Other"};
@@ -244,15 +274,12 @@ void CheckTextOrMarkdown(const std::string& out, const std::vector<revsum::Produ
       FUZZ_CHECK(last_section >= 0, std::string(format) + ": point before any section");
       FUZZ_CHECK(point < p->points.size(), std::string(format) + ": more point lines than points");
       const revsum::ExportedPoint& x = p->points[point++];
-      const size_t after = SharePrefix(line.substr(2));
-      FUZZ_CHECK(after != std::string_view::npos,
+      const size_t lead = ShareLead(line.substr(2), x, p->reviews, false);
+      FUZZ_CHECK(lead != std::string_view::npos,
                  std::string(format) + ": point line " + Escape(line));
-      const std::string_view rest = line.substr(2 + after);
-      const std::string_view unit = x.support == 1 ? " review) " : " reviews) ";
-      FUZZ_CHECK(StartsWith(rest, unit), std::string(format) + ": point line " + Escape(line));
       CheckCitation(line, x.review, run.citations, format);
       if (markdown) {
-        std::string_view text = rest.substr(unit.size());
+        std::string_view text = line.substr(2 + lead);
         if (run.citations != revsum::CitationStyle::kNone) {
           text = text.substr(0, text.rfind(" ["));
         }
@@ -365,13 +392,16 @@ void CheckPrompt(const std::string& out, const std::vector<revsum::ProductExport
       continue;
     }
     if (IsSectionName(line, ":")) continue;
+    if (IsNotShownLine(line)) {
+      FUZZ_CHECK(point == p->points.size(), "prompt: a point after the not-shown line");
+      continue;
+    }
     FUZZ_CHECK(StartsWith(line, "- "), "prompt: a line the data started: " + Escape(line));
-    const size_t after = SharePrefix(std::string_view(line).substr(2));
-    FUZZ_CHECK(after != std::string_view::npos && line.substr(2 + after, 2) == ") ",
-               "prompt: point line " + Escape(line));
     FUZZ_CHECK(point < p->points.size(), "prompt: more point lines than points");
     const revsum::ExportedPoint& x = p->points[point++];
-    std::string_view text = std::string_view(line).substr(2 + after + 2);
+    const size_t lead = ShareLead(std::string_view(line).substr(2), x, p->reviews, true);
+    FUZZ_CHECK(lead != std::string_view::npos, "prompt: point line " + Escape(line));
+    std::string_view text = std::string_view(line).substr(2 + lead);
     if (run.citations != revsum::CitationStyle::kNone) {
       CheckCitation(line, x.review, run.citations, "prompt");
       text = text.substr(0, text.rfind(" ["));
