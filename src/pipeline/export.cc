@@ -157,24 +157,25 @@ std::string Ratio(int64_t before, int64_t after) {
   return after > 0 ? Fixed(static_cast<double>(before) / static_cast<double>(after), 1) + "x" : "-";
 }
 
-// "1,234 words -> 98 words (12.6x smaller); 1,702 tokens -> 131 tokens, 1,571 saved (13.0x)".
-// "40% (80 reviews)" (prompt: "40% (80)"), "<1%" below half a percent; "2 of 10 reviews" for a
-// product of fewer than kFewReviews reviews (export.h).
-std::string ShareText(const ExportedPoint& p, int64_t reviews, bool prompt) {
+// What leads a point's line, up to its text: "40% (80 reviews) " (prompt: "40% (80) "), "<1%"
+// below half a percent; "2 of 10 reviews: " for a product of fewer than kFewReviews reviews
+// (export.h).
+std::string ShareLead(const ExportedPoint& p, int64_t reviews, bool prompt) {
   if (reviews < kFewReviews) {
     return std::to_string(p.support) + " of " + std::to_string(reviews) +
-           (reviews == 1 ? " review" : " reviews");
+           (reviews == 1 ? " review: " : " reviews: ");
   }
   const double percent = 100.0 * p.share;
   const std::string share = percent > 0 && percent < 0.5 ? "<1%" : Fixed(percent, 0) + "%";
-  if (prompt) return share + " (" + std::to_string(p.support) + ")";
-  return share + " (" + std::to_string(p.support) + (p.support == 1 ? " review)" : " reviews)");
+  if (prompt) return share + " (" + std::to_string(p.support) + ") ";
+  return share + " (" + std::to_string(p.support) + (p.support == 1 ? " review) " : " reviews) ");
 }
 
 std::string NotShownText(int64_t points) {
   return std::to_string(points) + (points == 1 ? " more point" : " more points") + " not shown";
 }
 
+// "1,234 words -> 98 words (12.6x smaller); 1,702 tokens -> 131 tokens, 1,571 saved (13.0x)".
 std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
   const bool with_tokens = !tokenizer.empty();
   std::string s = std::to_string(p.words_before) + " words -> " + std::to_string(p.words_after) +
@@ -302,19 +303,16 @@ Section SectionOf(const std::string& polarity) { return SectionOfPolarity(polari
 class Renderer {
  public:
   // `short_ids`: ShortCitations of every point that may be rendered (one product).
-  // `reviews`: the product's reviews in the filter; `points`: its points in the filter.
-  Renderer(const ExportOptions& options, std::string prompt_header, int64_t reviews, size_t points,
+  // `reviews`: the product's reviews in the filter.
+  Renderer(const ExportOptions& options, std::string prompt_header, int64_t reviews,
            std::map<std::string, std::string> short_ids = {})
       : options_(options),
         prompt_header_(std::move(prompt_header)),
         reviews_(reviews),
-        points_(points),
         short_ids_(std::move(short_ids)) {}
 
   std::string Line(const ExportedPoint& p) const {
-    const bool prompt = options_.format == ExportFormat::kPrompt;
-    std::string share = ShareText(p, reviews_, prompt);
-    share += reviews_ < kFewReviews ? ": " : " ";
+    const std::string share = ShareLead(p, reviews_, options_.format == ExportFormat::kPrompt);
     std::string cite = CitationMark(p.review, options_.citations);
     if (options_.citations == CitationStyle::kShort) {
       if (const auto it = short_ids_.find(p.review); it != short_ids_.end()) cite = it->second;
@@ -357,10 +355,10 @@ class Renderer {
       std::sort(order.begin(), order.end());
       for (size_t i : order) body += Line(sections[s][i]);
     }
-    size_t shown = 0;
-    for (const std::vector<size_t>& c : chosen) shown += c.size();
-    if (options_.format == ExportFormat::kPrompt && shown < points_) {
-      body += "(" + NotShownText(static_cast<int64_t>(points_ - shown)) + ")\n";
+    size_t not_shown = 0;
+    for (int s = 0; s < 3; ++s) not_shown += sections[s].size() - chosen[s].size();
+    if (options_.format == ExportFormat::kPrompt && not_shown > 0) {
+      body += "(" + NotShownText(static_cast<int64_t>(not_shown)) + ")\n";
     }
     return body;
   }
@@ -369,7 +367,6 @@ class Renderer {
   const ExportOptions& options_;
   std::string prompt_header_;
   int64_t reviews_;
-  size_t points_;
   std::map<std::string, std::string> short_ids_;
 };
 
@@ -597,8 +594,7 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
     std::vector<std::string> candidate_ids;
     for (const auto& section : sections)
       for (const ExportedPoint& point : section) candidate_ids.push_back(point.review);
-    const Renderer render(options, prompt_header, p.reviews, candidate_ids.size(),
-                          ShortCitations(candidate_ids));
+    const Renderer render(options, prompt_header, p.reviews, ShortCitations(candidate_ids));
     const Meter meter(budget, words, options.tokens, p.words_before);
     StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);

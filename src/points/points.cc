@@ -257,11 +257,11 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
   }
   std::vector<std::vector<size_t>> groups(m);
   for (size_t i = 0; i < m; ++i) groups[i] = {i};
-  std::vector<bool> open(m, true);  // may still merge
-  size_t open_count = m;
-  // The groups that are not merged away, ascending (a final group stays: it is still a group).
-  std::vector<size_t> alive(m);
-  std::iota(alive.begin(), alive.end(), size_t{0});
+  // The groups that may still merge, ascending: a group leaves when it is merged away or final.
+  // Only these are scanned and updated, so each round costs what is left.
+  std::vector<size_t> open(m);
+  std::iota(open.begin(), open.end(), size_t{0});
+  auto close = [&](size_t g) { open.erase(std::lower_bound(open.begin(), open.end(), g)); };
   // The nearest open group to `a`; on a tie the group before it on the chain (`prev`), so that
   // equal similarities cannot make the chain cycle.
   auto nearest = [&](size_t a, size_t prev) {
@@ -269,24 +269,19 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
     float best_sim = prev < m ? sim(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(prev))
                               : -std::numeric_limits<float>::infinity();
     const float* column = sim.col(static_cast<Eigen::Index>(a)).data();
-    for (size_t b : alive) {
-      if (b == a || b == prev || !open[b]) continue;
+    for (size_t b : open) {
+      if (b == a || b == prev) continue;
       if (column[b] > best_sim) best_sim = column[b], best = b;
     }
     return std::pair{best, best_sim};
   };
   std::vector<size_t> chain;
-  size_t next_start = 0;
-  while (open_count > 1) {
-    if (chain.empty()) {
-      while (!open[next_start]) ++next_start;
-      chain.push_back(next_start);
-    }
+  while (open.size() > 1) {
+    if (chain.empty()) chain.push_back(open.front());
     const size_t a = chain.back();
     const auto [b, s] = nearest(a, chain.size() >= 2 ? chain[chain.size() - 2] : m);
     if (b == m || s < cut) {  // nothing reaches `a` at the cut: final
-      open[a] = false;
-      --open_count;
+      close(a);
       chain.pop_back();
       continue;
     }
@@ -303,8 +298,7 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
     const float na = static_cast<float>(groups[static_cast<size_t>(keep)].size());
     const float nb = static_cast<float>(groups[static_cast<size_t>(gone)].size());
     // Only open groups read a similarity again (a final group never merges).
-    for (size_t k : alive) {
-      if (!open[k]) continue;
+    for (size_t k : open) {
       const auto kk = static_cast<Eigen::Index>(k);
       const float v = (na * sim(kk, keep) + nb * sim(kk, gone)) / (na + nb);
       sim(keep, kk) = v;
@@ -314,9 +308,7 @@ std::vector<std::vector<size_t>> AverageLinkage(Eigen::MatrixXf sim, float cut) 
     std::vector<size_t>& from = groups[static_cast<size_t>(gone)];
     into.insert(into.end(), from.begin(), from.end());
     from.clear();
-    open[static_cast<size_t>(gone)] = false;
-    --open_count;
-    alive.erase(std::lower_bound(alive.begin(), alive.end(), static_cast<size_t>(gone)));
+    close(static_cast<size_t>(gone));
   }
   std::vector<std::vector<size_t>> out;
   for (std::vector<size_t>& g : groups) {
@@ -335,6 +327,7 @@ class PointFinder {
 
   std::vector<Point> Run() {
     if (n_ == 0) return {};
+    NameAspects();
     ChooseSpace();
     AssignSides();
     const std::vector<std::vector<size_t>> sides = Sides();
@@ -356,6 +349,17 @@ class PointFinder {
     std::vector<size_t> members;  // rows of the scope
     Eigen::RowVectorXf sum;       // of the members' cluster-space rows
   };
+
+  // 0. The aspects each sentence names (PolarityLexicon::Aspects), for the learned space and
+  // rule 3.
+  void NameAspects() {
+    named_.resize(n_);
+    named_in_scope_.assign(lexicon_.aspect_names().size(), 0);
+    for (size_t i = 0; i < n_; ++i) {
+      named_[i] = lexicon_.Aspects(texts_[i]);
+      for (int k : named_[i]) ++named_in_scope_[static_cast<size_t>(k)];
+    }
+  }
 
   // 1. The cluster space X and its cut (points.h, "Cosine is taken in the cluster space").
   void ChooseSpace() {
@@ -380,7 +384,7 @@ class PointFinder {
         return lexicon_.Score(u) != 0;
       });
       if (o_.learned_aspect_weight > 0)
-        X_ = WithAspects(X_, Named(), lexicon_.aspect_names().size(), o_.learned_aspect_weight);
+        X_ = WithAspects(X_, named_, lexicon_.aspect_names().size(), o_.learned_aspect_weight);
     } else if (from_gram) {
       X_ = RowSpaceCoordinates(ClusterSpaceGram(w_.gram, centre));
     } else {
@@ -695,25 +699,12 @@ class PointFinder {
     p.polarity = Decide(p, o_, rated / wsum, lift);
   }
 
-  // The aspects each sentence names (PolarityLexicon::Aspects), computed once.
-  const std::vector<std::vector<int>>& Named() const {
-    if (named_.size() != n_) {
-      named_.resize(n_);
-      for (size_t i = 0; i < n_; ++i) named_[i] = lexicon_.Aspects(texts_[i]);
-      named_in_scope_.assign(lexicon_.aspect_names().size(), 0);
-      for (const std::vector<int>& a : named_)
-        for (int k : a) ++named_in_scope_[static_cast<size_t>(k)];
-    }
-    return named_;
-  }
-
   // Rule 3: the aspect most of the members name, when they name it more often than the scope's
   // sentences do (lift); else none.
   std::string Aspect(const std::vector<PointMember>& ms) const {
-    const std::vector<std::vector<int>>& named = Named();
     std::vector<size_t> count(lexicon_.aspect_names().size(), 0);
     for (const PointMember& m : ms)
-      for (int k : named[m.index]) ++count[static_cast<size_t>(k)];
+      for (int k : named_[m.index]) ++count[static_cast<size_t>(k)];
     size_t best = count.size();
     for (size_t k = 0; k < count.size(); ++k)
       if (count[k] > 0 && (best == count.size() || count[k] > count[best])) best = k;
@@ -772,8 +763,8 @@ class PointFinder {
   double rating_sum_ = 0;
   size_t rated_reviews_ = 0;
   std::vector<Group> groups_;
-  mutable std::vector<std::vector<int>> named_;  // Named()
-  mutable std::vector<size_t> named_in_scope_;   // sentences naming each aspect
+  std::vector<std::vector<int>> named_;  // per sentence, the aspects it names (NameAspects)
+  std::vector<size_t> named_in_scope_;   // per aspect, the sentences that name it
 };
 
 }  // namespace
