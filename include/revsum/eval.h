@@ -155,28 +155,22 @@ struct StructuredSummaryPoint {
 //   - choice: SelectStructuredPoints (structured.h), the export's rule, sections Praise /
 //     Complaints / Other;
 //   - text: the chosen points' texts in export order (Praise, Complaints, Other; each by support)
-//     joined by single spaces, like Summary::Text. Section headers, shares, supports and
-//     citations are NOT part of it: the gold is plain prose, so ROUGE sees only the sentences,
-//     and the budget is measured on exactly that text (words: BudgetWordCost; "Ns": points;
-//     "N%": of the reviews' words; tokens: summarize.token_cost, required). Unlike the flat
-//     selector, no sentence is cut to fill the budget (a point is whole or absent).
+//     then the "Also said" sentences (structured.h, step 4: the flat selection's sentences that
+//     no chosen point holds, while the text fits), joined by single spaces, like Summary::Text.
+//     Section headers, shares, supports and citations are NOT part of it: the gold is plain
+//     prose, so ROUGE sees only the sentences, and the budget is measured on exactly that text
+//     (words: BudgetWordCost; "Ns": sentences; "N%": of the reviews' words; tokens:
+//     summarize.token_cost, required). Unlike the flat selector, no sentence is cut to fill the
+//     budget (a point is whole or absent).
 //
-// Measured (revsum eval --gold <dev sets> --budget-from-file --threads 2 [--structured], default
-// embedder), R1 / R2 / RL:
-//              flat                   structured
-//   oposum     41.94 / 18.25 / 40.96  34.22 / 11.12 / 32.66
-//   copycat    33.73 /  6.71 / 30.47  30.14 /  5.00 / 26.94
-//   opinosis   33.12 / 10.84 / 29.65  27.88 /  8.56 / 23.27
-// The structured summary is shorter (mean 69 / 47 / 12 words for budgets 100 / 60 / 20: 2-5
-// points per entity, none cut); the flat summary cut to the same length scores R1 39.66 / 32.48
-// / 29.97, so length is 30 / 35 / 60 % of the gap and the points' content the rest. Tried, not
-// kept: any point that still fits, in any section, after the rule (+0.12 / -0.08 / 0 R1);
-// the most central member as representative instead of the heaviest (-0.75 / -0.75 / -2.72);
-// min_support 1 (+2.11 / -0.42 / -0.49); every sentence with both embedding halves
-// (dense_candidates 0: +0.21 / 0 / -6.59).
+// Measured (revsum eval --gold ../shared/data/bench/X_dev.jsonl --budget-from-file --embedder
+// auto --threads 1 [--structured]), R1 OpoSum / Copycat / Opinosis / SPACE: flat 42.06 / 33.78 /
+// 33.42 / 40.83; structured 40.98 / 32.55 / 31.70 / 39.18 (without "Also said" 40.06 / 29.96 /
+// 31.54 / 39.18: the points alone wrote 46.2 of Copycat's 60 words on average).
 struct StructuredSummaryResult {
   std::string text;
   std::vector<StructuredSummaryPoint> points;  // in text order
+  std::vector<std::string> also_said;          // step 4 (structured.h), after the points
 };
 StructuredSummaryResult StructuredSummary(const std::vector<std::string>& review_texts,
                                           const EvalOptions& options, Embedder& embedder);

@@ -13,6 +13,12 @@
 // "points_not_shown" in json, and a last line "(7 more points not shown)" of the prompt block,
 // which the budget measures.
 //
+// After the points, the budget they leave goes to "Also said (single reviews)": the sentences of
+// the run's flat summary of the product (in its order, in the filter) that no shown point holds
+// as face or member, each "- TEXT [CITATION]" with no share, taken while the body still fits
+// (structured.h, step 4; json "also_said": [{"text","review","sentence"}]). A product of few
+// reviews, whose points cannot fill the budget, gets the rest of its summary there.
+//
 // Budget (ExportOptions::budget; default: the budget of the run the points come from). What is
 // emitted never exceeds it, measured on the exact emitted text:
 //   text / markdown  the body: section header lines and point lines, as written (escaped,
@@ -160,6 +166,15 @@ struct ExportedPoint {
   double weight = 0;
   std::string review;  // ReviewCitationId of the review the text comes from
   int64_t sentence_id = 0;
+  std::vector<int64_t> member_sentences;  // sentence ids of the members (in the filter)
+};
+
+// One sentence of the "Also said" section (structured.h, step 4): a sentence of the run's flat
+// summary that no shown point holds.
+struct ExportedSentence {
+  std::string text;
+  std::string review;  // ReviewCitationId
+  int64_t sentence_id = 0;
 };
 
 // One product's export, as written.
@@ -174,6 +189,7 @@ struct ProductExport {
   std::string budget;                  // structured: the budget applied, e.g. "100w"
   std::string body;                    // exactly what the budget measured (see header comment)
   std::vector<ExportedPoint> points;   // structured: the points of the body, in body order
+  std::vector<ExportedSentence> also_said;  // structured: the body's "Also said" sentences
   std::vector<std::string> citations;  // flat: cited review of each kept sentence, in order
   int64_t words_before = 0, words_after = 0;
   int64_t tokens_before = 0, tokens_after = 0;  // 0 when no tokenizer was given

@@ -12,6 +12,11 @@
 //      may still fit: on the ROUGE dev sets the budget is filled better, Copycat +0.47 R1). So the
 //      budget is shared in proportion to support;
 //   3. then Other takes, in order, each of its points that still fits.
+//   4. then "Also said": the budget the points leave goes to the flat summary's sentences (the
+//      scorer's choice, in its order) that no chosen point holds as face or member, each taken
+//      while the body still fits (SelectAlsoSaid). They stand for one review each and carry no
+//      share. On the ROUGE dev sets (eval --structured) this section is where a product of few
+//      reviews, whose points cannot fill the budget, gets the rest of its summary.
 // "Fits" is decided by the caller on the whole body holding the chosen points (the caller knows
 // what its budget measures: rendered lines and headers, or plain joined texts).
 #pragma once
@@ -25,6 +30,9 @@
 namespace revsum {
 
 enum StructuredSection { kSectionPraise = 0, kSectionComplaints = 1, kSectionOther = 2 };
+
+// The header of step 4's section (see above) in every format.
+inline constexpr const char* kAlsoSaidName = "Also said (single reviews)";
 
 // The section of a polarity name ("praise", "complaint"; anything else is Other).
 StructuredSection SectionOfPolarity(std::string_view polarity);
@@ -40,5 +48,11 @@ bool SelectStructuredPoints(const std::array<std::vector<double>, 3>& support,
                             const std::function<bool(const StructuredChoice&, size_t)>& fits,
                             const std::function<double(int, size_t)>& line_cost,
                             StructuredChoice& chosen);
+
+// Step 4 of the rule: of `candidates` sentences (already in the flat summary's order and without
+// those a chosen point holds), the indexes taken in order while `fits(taken)` holds for the body
+// holding the points and `taken`; a sentence that does not fit is passed over for the next.
+std::vector<size_t> SelectAlsoSaid(size_t candidates,
+                                   const std::function<bool(const std::vector<size_t>&)>& fits);
 
 }  // namespace revsum

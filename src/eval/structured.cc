@@ -127,6 +127,27 @@ StructuredSummaryResult StructuredSummary(const std::vector<std::string>& review
     result.points.push_back(
         {p->text, std::string(PolarityName(p->polarity)), p->support, p->representative});
   }
+
+  // Also said: the flat selection's whole sentences that no chosen point holds.
+  std::vector<bool> held(texts.size(), false);
+  for (const Point* p : order) {
+    held[p->representative] = true;
+    for (const PointMember& m : p->members) held[m.index] = true;
+  }
+  std::vector<size_t> candidates;
+  for (const Selected& s : scored.selected) {
+    if (!held[s.index]) candidates.push_back(s.index);
+  }
+  auto with = [&](const std::vector<size_t>& taken) {
+    std::string text = result.text;
+    for (size_t i : taken) text += (text.empty() ? "" : " ") + texts[candidates[i]];
+    return text;
+  };
+  const std::vector<size_t> taken = SelectAlsoSaid(candidates.size(), [&](const auto& t) {
+    return cost(with(t), order.size() + t.size()) <= limit;
+  });
+  result.text = with(taken);
+  for (size_t i : taken) result.also_said.push_back(texts[candidates[i]]);
   return result;
 }
 

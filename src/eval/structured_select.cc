@@ -74,4 +74,14 @@ bool SelectStructuredPoints(const std::array<std::vector<double>, 3>& support_of
   return true;
 }
 
+std::vector<size_t> SelectAlsoSaid(size_t candidates,
+                                   const std::function<bool(const std::vector<size_t>&)>& fits) {
+  std::vector<size_t> taken;
+  for (size_t i = 0; i < candidates; ++i) {
+    taken.push_back(i);
+    if (!fits(taken)) taken.pop_back();
+  }
+  return taken;
+}
+
 }  // namespace revsum

@@ -249,6 +249,13 @@ std::string StructuredJsonObject(const ProductExport& p, const std::string& toke
          ",\"weight\":" + Fixed(x.weight, 6) + ",\"review\":" + JsonText(x.review) +
          ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
   }
+  o += "],\"also_said\":[";
+  for (size_t i = 0; i < p.also_said.size(); ++i) {
+    const ExportedSentence& x = p.also_said[i];
+    o += (i ? "," : "");
+    o += "{\"text\":" + JsonText(x.text) + ",\"review\":" + JsonText(x.review) +
+         ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
+  }
   o += "],\"points_not_shown\":" + std::to_string(p.points_not_shown) +
        ",\"summary\":" + JsonText(p.body);
   AppendSizes(o, p, tokenizer);
@@ -312,41 +319,17 @@ class Renderer {
         short_ids_(std::move(short_ids)) {}
 
   std::string Line(const ExportedPoint& p) const {
-    const std::string share = ShareLead(p, reviews_, options_.format == ExportFormat::kPrompt);
-    std::string cite = CitationMark(p.review, options_.citations);
-    if (options_.citations == CitationStyle::kShort) {
-      if (const auto it = short_ids_.find(p.review); it != short_ids_.end()) cite = it->second;
-    }
-    if (!cite.empty()) cite = " " + cite;
-    switch (options_.format) {
-      case ExportFormat::kText:
-        return "- " + share + TerminalSafe(p.text) + cite + "\n";
-      case ExportFormat::kMarkdown:
-        return "- " + share + MarkdownInline(p.text) + cite + "\n";
-      case ExportFormat::kJson:
-      case ExportFormat::kJsonl:
-        return "- " + share + p.text + cite + "\n";
-      case ExportFormat::kPrompt:
-        return "- " + share + PromptInline(p.text) + cite + "\n";
-    }
-    return "";
+    return Bullet(ShareLead(p, reviews_, options_.format == ExportFormat::kPrompt), p.text,
+                  p.review);
   }
+  std::string Line(const ExportedSentence& s) const { return Bullet("", s.text, s.review); }
 
-  std::string SectionHeader(Section s) const {
-    const std::string name = kSectionNames[s];
-    switch (options_.format) {
-      case ExportFormat::kMarkdown:
-        return "**" + name + "**\n";
-      case ExportFormat::kPrompt:
-        return name + ":\n";
-      default:
-        return name + "\n";
-    }
-  }
+  std::string SectionHeader(Section s) const { return SectionHeader(kSectionNames[s]); }
 
-  // The measured text for `chosen[s]` (indexes into sections[s], in section order).
-  std::string Body(const std::vector<ExportedPoint> (&sections)[3],
-                   const StructuredChoice& chosen) const {
+  // The measured text for `chosen[s]` (indexes into sections[s], in section order) followed by
+  // the "Also said" sentences `also`.
+  std::string Body(const std::vector<ExportedPoint> (&sections)[3], const StructuredChoice& chosen,
+                   const std::vector<const ExportedSentence*>& also = {}) const {
     std::string body = options_.format == ExportFormat::kPrompt ? prompt_header_ : "";
     for (int s = 0; s < 3; ++s) {
       if (chosen[s].empty()) continue;
@@ -354,6 +337,10 @@ class Renderer {
       std::vector<size_t> order = chosen[s];
       std::sort(order.begin(), order.end());
       for (size_t i : order) body += Line(sections[s][i]);
+    }
+    if (!also.empty()) {
+      body += SectionHeader(kAlsoSaidName);
+      for (const ExportedSentence* a : also) body += Line(*a);
     }
     size_t not_shown = 0;
     for (int s = 0; s < 3; ++s) not_shown += sections[s].size() - chosen[s].size();
@@ -364,6 +351,39 @@ class Renderer {
   }
 
  private:
+  // "- SHARE TEXT [CITATION]\n", TEXT escaped for the format.
+  std::string Bullet(const std::string& share, const std::string& text,
+                     const std::string& review) const {
+    std::string cite = CitationMark(review, options_.citations);
+    if (options_.citations == CitationStyle::kShort) {
+      if (const auto it = short_ids_.find(review); it != short_ids_.end()) cite = it->second;
+    }
+    if (!cite.empty()) cite = " " + cite;
+    switch (options_.format) {
+      case ExportFormat::kText:
+        return "- " + share + TerminalSafe(text) + cite + "\n";
+      case ExportFormat::kMarkdown:
+        return "- " + share + MarkdownInline(text) + cite + "\n";
+      case ExportFormat::kJson:
+      case ExportFormat::kJsonl:
+        return "- " + share + text + cite + "\n";
+      case ExportFormat::kPrompt:
+        return "- " + share + PromptInline(text) + cite + "\n";
+    }
+    return "";
+  }
+
+  std::string SectionHeader(const std::string& name) const {
+    switch (options_.format) {
+      case ExportFormat::kMarkdown:
+        return "**" + name + "**\n";
+      case ExportFormat::kPrompt:
+        return name + ":\n";
+      default:
+        return name + "\n";
+    }
+  }
+
   const ExportOptions& options_;
   std::string prompt_header_;
   int64_t reviews_;
@@ -420,6 +440,50 @@ bool Choose(const Renderer& render, const Meter& meter, const std::vector<Export
         return meter.Fits(render.Body(sec, c), points);
       },
       [&](int s, size_t i) { return meter.Cost(render.Line(sec[s][i]), 1); }, chosen);
+}
+
+// The sentences of the run's flat summary of `product` (in its order) whose reviews are in the
+// filter (`cited`): the candidates of "Also said".
+std::vector<ExportedSentence> FlatSentences(ReviewStore& store, int64_t run_id,
+                                            const std::string& product,
+                                            const std::map<int64_t, std::string>& sentence_text,
+                                            const std::map<int64_t, int64_t>& review_of,
+                                            const std::map<int64_t, std::string>& cited) {
+  std::vector<ExportedSentence> flat;
+  for (const StoredSummary& summary : store.GetSummaries(run_id, "product", product)) {
+    for (int64_t id : summary.sentence_ids) {
+      const auto text = sentence_text.find(id);
+      if (text == sentence_text.end()) continue;  // its review is outside the filter
+      flat.push_back({text->second, cited.at(review_of.at(id)), id});
+    }
+  }
+  return flat;
+}
+
+// Step 4 of the choice (structured.h): of `flat`, the sentences no chosen point holds, while the
+// body still fits.
+std::vector<const ExportedSentence*> ChooseAlsoSaid(const Renderer& render, const Meter& meter,
+                                                    const std::vector<ExportedPoint> (&sec)[3],
+                                                    const StructuredChoice& chosen,
+                                                    const std::vector<ExportedPoint>& shown,
+                                                    const std::vector<ExportedSentence>& flat) {
+  std::set<int64_t> held;
+  for (const ExportedPoint& p : shown) {
+    held.insert(p.sentence_id);
+    held.insert(p.member_sentences.begin(), p.member_sentences.end());
+  }
+  std::vector<const ExportedSentence*> candidates;
+  for (const ExportedSentence& f : flat) {
+    if (!held.count(f.sentence_id)) candidates.push_back(&f);
+  }
+  auto pick = [&](const std::vector<size_t>& taken) {
+    std::vector<const ExportedSentence*> out;
+    for (size_t i : taken) out.push_back(candidates[i]);
+    return out;
+  };
+  return pick(SelectAlsoSaid(candidates.size(), [&](const std::vector<size_t>& taken) {
+    return meter.Fits(render.Body(sec, chosen, pick(taken)), shown.size() + taken.size());
+  }));
 }
 
 // The budget a run used ("budget" in runs.params), or the summarize default.
@@ -481,8 +545,10 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
       p.support = static_cast<int64_t>(in.size());
       p.share = reviews ? static_cast<double>(p.support) / static_cast<double>(reviews) : 0;
     }
-    p.members = 0;
-    for (const StoredPointMember& m : sp.members) p.members += cited.count(m.review_id) ? 1 : 0;
+    for (const StoredPointMember& m : sp.members) {
+      if (cited.count(m.review_id)) p.member_sentences.push_back(m.sentence_id);
+    }
+    p.members = static_cast<int64_t>(p.member_sentences.size());
     std::tie(p.share_low, p.share_high) = WilsonInterval(p.support, reviews);
     auto c = cited.find(review);
     if (c == cited.end()) continue;  // review deleted since the run
@@ -565,10 +631,14 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
     if (rated) p.avg_rating = rating_sum / static_cast<double>(rated);
     p.rating_distribution.assign(distribution.begin(), distribution.end());
     std::map<int64_t, std::string> sentence_text;
+    std::map<int64_t, int64_t> review_of;  // sentence id -> review id
     std::string all_reviews;
     for (const StoredReview& r : store.GetProductReviews(product)) {
       if (!cited.count(r.id)) continue;
-      for (const StoredSentence& s : r.sentences) sentence_text[s.id] = s.text;
+      for (const StoredSentence& s : r.sentences) {
+        sentence_text[s.id] = s.text;
+        review_of[s.id] = r.id;
+      }
       all_reviews += r.text;
       all_reviews += '\n';
       p.words_before += static_cast<int64_t>(words(r.text));
@@ -591,20 +661,30 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
       }
       prompt_header += "\n";
     }
+    const std::vector<ExportedSentence> flat =
+        FlatSentences(store, p.run_id, product, sentence_text, review_of, cited);
     std::vector<std::string> candidate_ids;
-    for (const auto& section : sections)
+    size_t point_count = 0;
+    for (const auto& section : sections) {
       for (const ExportedPoint& point : section) candidate_ids.push_back(point.review);
+      point_count += section.size();
+    }
+    for (const ExportedSentence& f : flat) candidate_ids.push_back(f.review);
     const Renderer render(options, prompt_header, p.reviews, ShortCitations(candidate_ids));
     const Meter meter(budget, words, options.tokens, p.words_before);
     StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);
-    p.body = render.Body(sections, chosen);
     for (int s = 0; s < 3; ++s) {
       std::vector<size_t> order = chosen[s];
       std::sort(order.begin(), order.end());
       for (size_t i : order) p.points.push_back(sections[s][i]);
     }
-    p.points_not_shown = static_cast<int64_t>(candidate_ids.size() - p.points.size());
+    const std::vector<const ExportedSentence*> also =
+        p.left_out ? std::vector<const ExportedSentence*>{}
+                   : ChooseAlsoSaid(render, meter, sections, chosen, p.points, flat);
+    p.body = render.Body(sections, chosen, also);
+    for (const ExportedSentence* a : also) p.also_said.push_back(*a);
+    p.points_not_shown = static_cast<int64_t>(point_count - p.points.size());
     p.words_after = static_cast<int64_t>(words(p.body));
     if (options.tokens) {
       p.tokens_before = static_cast<int64_t>(options.tokens->Count(all_reviews));

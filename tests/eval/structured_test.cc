@@ -62,6 +62,18 @@ TEST(StructuredSelect, NothingFitsReturnsFalse) {
   for (const auto& s : chosen) EXPECT_TRUE(s.empty());
 }
 
+TEST(StructuredSelect, AlsoSaidTakesWhatFitsInOrderPassingOverTheRest) {
+  // Costs 3, 5, 2, 2 under a budget of 6: 3 fits, 5 does not (passed over), 2 fits, 2 does not.
+  const std::vector<double> cost = {3, 5, 2, 2};
+  const std::vector<size_t> taken = SelectAlsoSaid(cost.size(), [&](const std::vector<size_t>& t) {
+    double sum = 0;
+    for (size_t i : t) sum += cost[i];
+    return sum <= 6;
+  });
+  EXPECT_EQ(taken, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(SelectAlsoSaid(0, [](const std::vector<size_t>&) { return true; }).empty());
+}
+
 TEST(StructuredSelect, SectionOfPolarity) {
   EXPECT_EQ(SectionOfPolarity("praise"), kSectionPraise);
   EXPECT_EQ(SectionOfPolarity("complaint"), kSectionComplaints);
@@ -77,8 +89,9 @@ std::vector<std::string> Texts(const BenchEntity& e) {
   return texts;
 }
 
-// Every emitted sentence is a point's representative (the representatives are what an unbounded
-// budget emits), the text is exactly those sentences joined, and it fits the budget.
+// Every emitted point is a point's representative (the representatives are what an unbounded
+// budget emits), the text is exactly the points and then the "Also said" sentences joined, and it
+// fits the budget.
 void CheckEntity(const BenchEntity& e, Embedder& embedder) {
   SCOPED_TRACE(e.id + " " + embedder.name());
   const std::vector<std::string> texts = Texts(e);
@@ -107,6 +120,14 @@ void CheckEntity(const BenchEntity& e, Embedder& embedder) {
       EXPECT_GE(section, last_section) << "sections out of order";
       last_section = section;
       joined += (joined.empty() ? "" : " ") + p.text;
+    }
+    // Then "Also said": sentences of the text that are no shown point's face.
+    std::set<std::string> shown;
+    for (const StructuredSummaryPoint& p : got.points) shown.insert(p.text);
+    for (const std::string& a : got.also_said) {
+      EXPECT_FALSE(shown.count(a)) << "also said repeats a point: " << a;
+      EXPECT_TRUE(shown.insert(a).second) << "also said twice: " << a;
+      joined += (joined.empty() ? "" : " ") + a;
     }
     EXPECT_EQ(got.text, joined);
     EXPECT_EQ(EvalSummary(texts, options, embedder), got.text);

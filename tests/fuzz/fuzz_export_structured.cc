@@ -1,7 +1,9 @@
 // Fuzzes the structured exporter (revsum/export.h, the default export: sections Praise /
 // Complaints / Other, points with share and support) in every format and citation style. A small
 // store is built from the input: 1-3 products, 1-4 reviews each, 1-3 sentences per review, 0-6
-// points per product (text, polarity, support, aspect, representative and members from the input),
+// points per product (text, polarity, support, aspect, representative and members from the input)
+// and a flat summary (some of the product's sentences, in an order from the input: the candidates
+// of "Also said"),
 // under a budget in words, sentences, tokens or percent, with or without a rating filter. Product
 // keys, external review ids, review and sentence texts, point texts and aspects are raw bytes from
 // the input: NUL, invalid UTF-8, newlines, CR, ESC, markup, U+2028, bracket look-alikes; a flag
@@ -13,11 +15,15 @@
 //     no C1, no bidi control, no U+2028/U+2029); the lines are exactly the documented structure
 //     (header, ratings, section names, one "- N% (S reviews) ..." or "- S of R reviews: ..." line
 //     per exported point ending
-//     in its citation mark, sizes, blank); markdown point texts and headings open no markup;
+//     in its citation mark, then "Also said (single reviews)" and one "- TEXT [CITATION]" line
+//     per exported sentence, sizes, blank); markdown point texts and headings open no markup;
+//   - "Also said" holds no sentence that a shown point holds (face or member), and each of its
+//     sentences is one of the stored flat summary's;
 //   - json and jsonl: simdjson parses them; every string is valid UTF-8 and holds the stored text
 //     (invalid sequences replaced by U+FFFD); the points and citations are those of the export;
 //   - prompt: every line is "Product: ...", "Reviews: ...", a section name + ':', a point line
-//     "- N% (S) TEXT [CITATION]" (or "- S of R reviews: ..."), a last "(N more points not shown)"
+//     "- N% (S) TEXT [CITATION]" (or "- S of R reviews: ..."), "Also said (single reviews):" and
+//     its "- TEXT [CITATION]" lines, a last "(N more points not shown)"
 //     or the blank line between products, so no dump string starts a
 //     line; inside a line no '[' or ']' comes from the data (the only bracket pair is the final
 //     citation mark); each product block (from "Product:" to its last line feed) costs at most
@@ -27,6 +33,7 @@
 // $REVSUM_MODELS_DIR, like fuzz_tokens.
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -46,9 +53,11 @@
 
 #include "export_checks.h"
 #include "fuzz_support.h"
+#include "revsum/escape.h"
 #include "revsum/export.h"
 #include "revsum/select.h"
 #include "revsum/store.h"
+#include "revsum/structured.h"
 #include "revsum/summarize.h"
 #include "revsum/tokens.h"
 
@@ -165,6 +174,37 @@ bool IsSectionName(std::string_view line, std::string_view suffix = "") {
   return false;
 }
 
+// The "Also said" lines of `p` hold no sentence a shown point holds, and only flat-summary ones.
+void CheckAlsoSaid(const revsum::ProductExport& p, const std::set<int64_t>& flat) {
+  std::set<int64_t> held;
+  for (const revsum::ExportedPoint& x : p.points) {
+    held.insert(x.sentence_id);
+    held.insert(x.member_sentences.begin(), x.member_sentences.end());
+  }
+  for (const revsum::ExportedSentence& a : p.also_said) {
+    FUZZ_CHECK(!held.count(a.sentence_id), "also said repeats a shown point: " + Escape(a.text));
+    FUZZ_CHECK(flat.count(a.sentence_id), "also said: not a flat summary sentence");
+  }
+}
+
+// A "- TEXT [CITATION]" line of "Also said": no share, TEXT the sentence as the format escapes
+// it, its citation; returns TEXT.
+std::string_view CheckAlsoLine(std::string_view line, const revsum::ExportedSentence& a,
+                               revsum::CitationStyle citations, const char* format) {
+  const std::string_view f = format;
+  const std::string escaped = f == "markdown" ? revsum::MarkdownInline(a.text)
+                              : f == "prompt" ? revsum::PromptInline(a.text)
+                                              : revsum::TerminalSafe(a.text);
+  FUZZ_CHECK(StartsWith(line.substr(2), escaped),
+             std::string(format) + ": also-said line is not its sentence: " + Escape(line));
+  std::string_view text = line.substr(2);
+  if (citations != revsum::CitationStyle::kNone) {
+    CheckCitation(line, a.review, citations, format);
+    text = text.substr(0, text.rfind(" ["));
+  }
+  return text;
+}
+
 // The budget's cost of `text` holding `points` points, and its limit for `p`.
 double Cost(const revsum::Budget& budget, const std::string& text, size_t points) {
   static const revsum::CostFunction words = revsum::BudgetWordCost();
@@ -193,7 +233,8 @@ struct Run {
 };
 
 std::vector<revsum::ProductExport> Export(revsum::ReviewStore& store, const Run& run,
-                                          revsum::ExportFormat format, std::string& out) {
+                                          revsum::ExportFormat format, std::string& out,
+                                          const std::set<int64_t>& flat) {
   revsum::ExportOptions options;
   options.format = format;
   options.citations = run.citations;
@@ -206,8 +247,10 @@ std::vector<revsum::ProductExport> Export(revsum::ReviewStore& store, const Run&
   out = stream.str();
   for (const revsum::ProductExport& p : exported) {
     if (p.left_out) continue;
+    CheckAlsoSaid(p, flat);
     FUZZ_CHECK(p.budget == run.budget.ToString(), "budget " + p.budget);
-    FUZZ_CHECK(Cost(run.budget, p.body, p.points.size()) <= Limit(run.budget, p),
+    FUZZ_CHECK(Cost(run.budget, p.body, p.points.size() + p.also_said.size()) <=
+                   Limit(run.budget, p),
                "body over the budget " + p.budget + ": " + Escape(p.body));
   }
   return exported;
@@ -254,15 +297,14 @@ void CheckTextOrMarkdown(const std::string& out, const std::vector<revsum::Produ
       }
     }
     ++headings;
-    size_t point = 0;
+    size_t point = 0, also = 0;
     int last_section = -1;
     while (k < lines.size()) {
       const std::string_view line = peek();
       int section = -1;
-      for (int s = 0; s < 3; ++s) {
-        if (line == (markdown ? "**" + std::string(kSections[s]) + "**" : kSections[s])) {
-          section = s;
-        }
+      for (int s = 0; s < 4; ++s) {
+        const std::string name = s < 3 ? kSections[s] : revsum::kAlsoSaidName;
+        if (line == (markdown ? "**" + name + "**" : name)) section = s;
       }
       if (section >= 0) {
         FUZZ_CHECK(section > last_section, std::string(format) + ": section order");
@@ -272,6 +314,15 @@ void CheckTextOrMarkdown(const std::string& out, const std::vector<revsum::Produ
       }
       if (!StartsWith(line, "- ")) break;
       FUZZ_CHECK(last_section >= 0, std::string(format) + ": point before any section");
+      if (last_section == 3) {
+        FUZZ_CHECK(also < p->also_said.size(), std::string(format) + ": more also-said lines");
+        const std::string_view text =
+            CheckAlsoLine(line, p->also_said[also++], run.citations, format);
+        if (markdown) CheckMarkdownInline(text, "markdown also said");
+        ++bullets;
+        ++k;
+        continue;
+      }
       FUZZ_CHECK(point < p->points.size(), std::string(format) + ": more point lines than points");
       const revsum::ExportedPoint& x = p->points[point++];
       const size_t lead = ShareLead(line.substr(2), x, p->reviews, false);
@@ -289,6 +340,7 @@ void CheckTextOrMarkdown(const std::string& out, const std::vector<revsum::Produ
       ++k;
     }
     FUZZ_CHECK(point == p->points.size(), std::string(format) + ": point lines != points");
+    FUZZ_CHECK(also == p->also_said.size(), std::string(format) + ": also-said lines");
     if (markdown) {
       FUZZ_CHECK(next().empty(), "markdown: blank line before the sizes");
       const std::string& sizes = next();
@@ -345,6 +397,17 @@ void CheckJsonProduct(simdjson::dom::element e, const revsum::ProductExport& p,
     FUZZ_CHECK(x["support"].get(support) == simdjson::SUCCESS && support == want.support,
                std::string(format) + ": support");
   }
+  simdjson::dom::array also;
+  FUZZ_CHECK(e["also_said"].get(also) == simdjson::SUCCESS, std::string(format) + ": also_said");
+  FUZZ_CHECK(also.size() == p.also_said.size(), std::string(format) + ": also_said count");
+  i = 0;
+  for (simdjson::dom::element x : also) {
+    const revsum::ExportedSentence& want = p.also_said[i++];
+    FUZZ_CHECK(JsonString(x, "text", format) == AsJsonReads(want.text),
+               std::string(format) + ": also_said text " + Escape(want.text));
+    FUZZ_CHECK(JsonString(x, "review", format) == AsJsonReads(want.review),
+               std::string(format) + ": also_said review");
+  }
 }
 
 // Prompt: see the header comment.
@@ -353,14 +416,16 @@ void CheckPrompt(const std::string& out, const std::vector<revsum::ProductExport
   CheckNoControls(out, "prompt");
   const std::vector<std::string> lines = Lines(out, "prompt");
   const std::vector<const revsum::ProductExport*> written = Written(all);
-  size_t product = 0, point = 0;
+  size_t product = 0, point = 0, also = 0;
+  bool in_also = false;
   std::string block;
   const revsum::ProductExport* p = nullptr;
   auto end_block = [&]() {
     if (!p) return;
     FUZZ_CHECK(point == p->points.size(), "prompt: point lines != points");
+    FUZZ_CHECK(also == p->also_said.size(), "prompt: also-said lines");
     FUZZ_CHECK(block == p->body, "prompt: block is not the measured body: " + Escape(block));
-    FUZZ_CHECK(Cost(run.budget, block, point) <= Limit(run.budget, *p),
+    FUZZ_CHECK(Cost(run.budget, block, point + also) <= Limit(run.budget, *p),
                "prompt: block over the budget " + p->budget + ": " + Escape(block));
     block.clear();
     p = nullptr;
@@ -382,6 +447,8 @@ void CheckPrompt(const std::string& out, const std::vector<revsum::ProductExport
       FUZZ_CHECK(product < written.size(), "prompt: more blocks than products");
       p = written[product++];
       point = 0;
+      also = 0;
+      in_also = false;
       FUZZ_CHECK(line.find_first_of("[]") == std::string::npos,
                  "prompt: bracket in the product line: " + Escape(line));
       continue;
@@ -391,12 +458,27 @@ void CheckPrompt(const std::string& out, const std::vector<revsum::ProductExport
       FUZZ_CHECK(line.find_first_of("[]") == std::string::npos, "prompt: bracket in Reviews");
       continue;
     }
-    if (IsSectionName(line, ":")) continue;
+    if (IsSectionName(line, ":")) {
+      FUZZ_CHECK(!in_also, "prompt: a section after also said");
+      continue;
+    }
+    if (line == std::string(revsum::kAlsoSaidName) + ":") {
+      in_also = true;
+      continue;
+    }
     if (IsNotShownLine(line)) {
       FUZZ_CHECK(point == p->points.size(), "prompt: a point after the not-shown line");
       continue;
     }
     FUZZ_CHECK(StartsWith(line, "- "), "prompt: a line the data started: " + Escape(line));
+    if (in_also) {
+      FUZZ_CHECK(also < p->also_said.size(), "prompt: more also-said lines");
+      const std::string_view text =
+          CheckAlsoLine(line, p->also_said[also++], run.citations, "prompt");
+      FUZZ_CHECK(text.find_first_of("[]") == std::string_view::npos,
+                 "prompt: the data wrote a bracket: " + Escape(line));
+      continue;
+    }
     FUZZ_CHECK(point < p->points.size(), "prompt: more point lines than points");
     const revsum::ExportedPoint& x = p->points[point++];
     const size_t lead = ShareLead(std::string_view(line).substr(2), x, p->reviews, true);
@@ -431,6 +513,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   FuzzedDataProvider input(data, size);
   Run run;
+  std::set<int64_t> flat_sentences;  // of the stored flat summaries
   switch (input.ConsumeIntegralInRange(0, 3)) {
     case 0:
       run.budget.unit = revsum::Budget::Unit::kWords;
@@ -534,6 +617,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         points.push_back(std::move(point));
       }
       store->AddPoints(run_id, key, points);
+      revsum::StoredSummary flat;
+      flat.run_id = run_id;
+      flat.scope = "product";
+      flat.subject = key;
+      for (size_t m = 0; m < sentences.size(); ++m) {
+        if (!input.ConsumeBool()) continue;
+        flat.sentence_ids.push_back(sentences[m].first);
+        flat.text += (flat.text.empty() ? "" : " ") + texts[m];
+      }
+      if (input.ConsumeBool()) std::reverse(flat.sentence_ids.begin(), flat.sentence_ids.end());
+      flat_sentences.insert(flat.sentence_ids.begin(), flat.sentence_ids.end());
+      store->AddSummary(flat);
     }
     store->FinishRun(run_id);
   }
@@ -544,20 +639,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string out;
   std::vector<revsum::ProductExport> exported;
   try {
-    exported = Export(*store, run, revsum::ExportFormat::kText, out);
+    exported = Export(*store, run, revsum::ExportFormat::kText, out, flat_sentences);
   } catch (const std::runtime_error& e) {
     // No product has points: the documented refusal, the same in every format.
     FUZZ_CHECK(store->LatestPoints().empty(), std::string("export refused: ") + e.what());
     return 0;
   }
   CheckTextOrMarkdown(out, exported, run, false);
-  exported = Export(*store, run, revsum::ExportFormat::kMarkdown, out);
+  exported = Export(*store, run, revsum::ExportFormat::kMarkdown, out, flat_sentences);
   CheckTextOrMarkdown(out, exported, run, true);
-  exported = Export(*store, run, revsum::ExportFormat::kPrompt, out);
+  exported = Export(*store, run, revsum::ExportFormat::kPrompt, out, flat_sentences);
   CheckPrompt(out, exported, run);
 
   simdjson::dom::parser parser;
-  exported = Export(*store, run, revsum::ExportFormat::kJson, out);
+  exported = Export(*store, run, revsum::ExportFormat::kJson, out, flat_sentences);
   simdjson::dom::array array;
   FUZZ_CHECK(parser.parse(out).get(array) == simdjson::SUCCESS, "json: " + Escape(out));
   const std::vector<const revsum::ProductExport*> written = Written(exported);
@@ -565,7 +660,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t i = 0;
   for (simdjson::dom::element e : array) CheckJsonProduct(e, *written[i++], "json");
 
-  exported = Export(*store, run, revsum::ExportFormat::kJsonl, out);
+  exported = Export(*store, run, revsum::ExportFormat::kJsonl, out, flat_sentences);
   const std::vector<std::string> lines = Lines(out, "jsonl");
   const std::vector<const revsum::ProductExport*> written_l = Written(exported);
   FUZZ_CHECK(lines.size() == written_l.size(), "jsonl: one line per product");
