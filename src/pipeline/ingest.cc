@@ -1,5 +1,7 @@
 #include "revsum/ingest.h"
 
+#include <sys/stat.h>
+
 #include "bounded_queue.h"
 #include "revsum/hash.h"
 
@@ -145,7 +147,12 @@ DetectedInput DetectInput(const std::string& path, const ReadOptions& options, s
 
 void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& options) {
   for (const std::string& path : paths) {
-    if (path != "-") ReviewReader::Open(path, options);  // throws ReadError
+    if (path == "-") continue;
+    // A pipe, FIFO or device can be read only once: opening it here would consume (or, for a
+    // FIFO, wait for) the input IngestFile is to read. IngestFile reports its errors.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
+    ReviewReader::Open(path, options);  // throws ReadError
   }
 }
 

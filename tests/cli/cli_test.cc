@@ -1,8 +1,12 @@
 // End-to-end specification of the revsum CLI on samples/, into real SQLite files.
 #include <sqlite3.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -85,6 +89,34 @@ TEST_F(CliTest, StdinIsReadWithDash) {
                               "{\"text\":\"Chipped on arrival.\",\"asin\":\"M1\"}\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM reviews"), 2);
+}
+
+// A pipe or FIFO can be read once: every record of it is ingested, in the format its content
+// shows (the first bytes are not lost to an earlier look), and a FIFO's one writer is enough.
+TEST_F(CliTest, AFifoOrPipeIsReadOnceAndWhole) {
+  const std::string fifo = dir_ / "dump.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // More than the 64 KiB the reader peeks at for the format, so a lost head would show.
+  std::string dump;
+  for (int i = 0; i < 2000; ++i) {
+    dump += "{\"text\":\"Review " + std::to_string(i) +
+            ": the lid closes firmly, the handle stays cool.\",\"asin\":\"K" +
+            std::to_string(i % 3) + "\"}\n";
+  }
+  ASSERT_GT(dump.size(), 64u << 10);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << dump; });
+  CommandResult r = RunRevsum("ingest " + fifo + " --db " + db_);
+  writer.join();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("read 2000\tingested 2000\trejected 0"));
+  EXPECT_EQ(QueryInt(db_, "SELECT count(*) FROM reviews"), 2000);
+  // The same through a pipe named by path (what `<(cat dump)` gives a shell user).
+  const std::string db2 = dir_ / "piped.db";
+  const std::string file = dir_ / "dump.jsonl";
+  std::ofstream(file, std::ios::binary) << dump;
+  r = RunRevsum("ingest /dev/fd/4 --db " + db2 + " 4<&0", "", "cat '" + file + "' |");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(QueryInt(db2, "SELECT count(*) FROM reviews"), 2000);
 }
 
 TEST_F(CliTest, StatsShowsCounts) {
