@@ -6,6 +6,7 @@
 
 #include "command.h"
 #include "common.h"
+#include "output_file.h"
 #include "revsum/escape.h"
 #include "revsum/eval.h"
 #include "revsum/summarize.h"
@@ -104,7 +105,10 @@ Runner Setup(CLI::App& sub) {
         for (const BenchReview& r : e.reviews) texts.push_back(r.text);
         summaries[e.id] = EvalSummary(texts, options, pool.For(texts));
       }
-      if (!args->write_summaries.empty()) WriteSystemOutputs(args->write_summaries, summaries);
+      if (!args->write_summaries.empty()) {
+        WriteOutputFile(args->write_summaries, "eval: --write-summaries " + args->write_summaries,
+                        [&](std::ostream& out) { WriteSystemOutputs(out, summaries); });
+      }
     }
     std::vector<EntityScores> per_entity;
     std::vector<DatasetScores> scores = ScoreSystem(entities, summaries, &per_entity);

@@ -1,14 +1,11 @@
 // revsum report --db PATH [--product ID...] [--run N] -o report.html: the report page
 // (include/revsum/report.h), one self-contained HTML file.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "command.h"
 #include "common.h"
+#include "output_file.h"
 #include "revsum/escape.h"
 #include "revsum/report.h"
 
@@ -68,32 +65,10 @@ Runner Setup(CLI::App& sub) {
     options.max_products = args->max_products;
     options.store_label = std::filesystem::path(args->db).filename().string();
     ReportSummary summary;
-    if (args->output == "-") {
-      summary = WriteReport(*store, options, std::cout);
-    } else {
-      // Written beside the target and renamed: a failure never leaves half a page.
-      const std::string partial = args->output + ".partial";
-      try {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!out) {
-          throw std::runtime_error("report: -o " + args->output + ": cannot write " + partial +
-                                   ": " + std::strerror(errno));
-        }
-        summary = WriteReport(*store, options, out);
-        out.close();
-        if (!out) throw std::runtime_error("report: -o " + args->output + ": writing failed");
-        std::error_code renamed;
-        std::filesystem::rename(partial, args->output, renamed);
-        if (renamed) {
-          throw std::runtime_error("report: -o " + args->output +
-                                   ": cannot replace it: " + renamed.message());
-        }
-      } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(partial, ignored);
-        throw;
-      }
-    }
+    // A regular file is replaced whole or not at all; a FIFO or device is written into
+    // (output_file.h).
+    WriteOutputFile(args->output, "report: -o " + args->output,
+                    [&](std::ostream& out) { summary = WriteReport(*store, options, out); });
     if (!args->quiet) {
       std::cerr << "report: " << TerminalSafe(args->output) << ": " << summary.products
                 << " products";

@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "common.h"
+#include "output_file.h"
 #include "revsum/escape.h"
 #include "revsum/train.h"
 
@@ -86,10 +87,9 @@ Runner Setup(CLI::App& sub) {
     }
     if (!f->out.empty()) {
       const std::string bytes = r.model->Serialize();
-      std::ofstream out(f->out, std::ios::binary | std::ios::trunc);
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      out.close();
-      if (!out) throw std::runtime_error(f->out + ": cannot write the model");
+      WriteOutputFile(f->out, "train: --out " + f->out, [&](std::ostream& out) {
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      });
       std::cerr << "train: wrote " << TerminalSafe(f->out) << "\n";
     }
     std::cerr << "train: model sha256 " << r.model_hash;

@@ -22,7 +22,8 @@ Per input (fresh database per input), the checks, numbered as in the report line
      so no record is dropped silently; every reject keeps its raw bytes unless the reason is
      about the file itself (cannot open, truncated/corrupt gzip, read error).
  (3) nothing lost or duplicated on re-ingest: the same bytes under another path, then on stdin
-     ("-" with the --format the extension implies): the same exit code and records read, every
+     ("-" with the --format the extension implies), then through a pipe named by path
+     (/dev/fd/N, what `<(cat dump)` gives): the same exit code and records read, every
      review "already stored", count(reviews) and count(rejects) unchanged (a reject's identity is
      its content, not the path it came from).
  (4) no control character from the data in any output: stdout+stderr of the three ingests,
@@ -31,8 +32,8 @@ Per input (fresh database per input), the checks, numbered as in the report line
      no byte 0x00-0x08, 0x0b-0x1f, 0x7f, no C1 (U+0080-U+009F), no bidi override or isolate
      (U+202A-U+202E, U+2066-U+2069), valid UTF-8; tab and newline are what the formats write.
      Markdown export (structured, every point fitting the budget): as many headings as products
-     with points, as many "- " lines as points (no forged "## " sections or bullets); text
-     export: as many "- " lines too.
+     with points, as many "- " lines as points and "Also said" sentences in the JSON export (no
+     forged "## " sections or bullets); text export: as many "- " lines too.
  (5) peak memory: every ingest's peak RSS (ru_maxrss from wait4, the number GNU time -f %M
      prints) below PEAK_RSS_MB.
 
@@ -45,6 +46,7 @@ Bounds (measured on the 2-core CI machine with other work running):
   Runtime: ~125 s for all 242 inputs with 2 workers (goal: under 4 minutes).
 """
 import argparse
+import json
 import concurrent.futures
 import os
 import re
@@ -81,13 +83,31 @@ class Result:
         self.maxrss_kb, self.seconds, self.timed_out = maxrss_kb, seconds, timed_out
 
 
-def run(cmd, stdin_path=None, timeout=TIMEOUT_S):
+def feed_pipe(path):
+    """A pipe whose write end a thread fills with the bytes of `path`: (read fd, thread). The
+    child reads it as /dev/fd/N, as a shell user's `<(cat dump)` gives it."""
+    rfd, wfd = os.pipe()
+
+    def write():
+        try:
+            with open(path, "rb") as src, os.fdopen(wfd, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+        except BrokenPipeError:
+            pass
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    return rfd, t
+
+
+def run(cmd, stdin_path=None, timeout=TIMEOUT_S, pass_fds=()):
     """Runs cmd with stdout/stderr to files; returns its exit code (negative = signal), output,
     and peak RSS from wait4. Kills it after `timeout` seconds (before reaping, so no pid reuse)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             open(stdin_path or os.devnull, "rb") as inp:
         start = time.monotonic()
-        p = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=err)
+        p = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=err, pass_fds=pass_fds)
+        for fd in pass_fds:
+            os.close(fd)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
@@ -151,8 +171,8 @@ class Case:
     def fail(self, check, msg):
         self.failures.append(f"({check}) {msg}")
 
-    def call(self, what, args, stdin_path=None, output_check=True):
-        r = run([self.binary] + args, stdin_path)
+    def call(self, what, args, stdin_path=None, output_check=True, pass_fds=()):
+        r = run([self.binary] + args, stdin_path, pass_fds=pass_fds)
         self.seconds += r.seconds
         if r.timed_out:
             self.fail(1, f"{what}: killed after {TIMEOUT_S} s (peak RSS {r.maxrss_kb // 1024} MB)")
@@ -172,8 +192,14 @@ class Case:
 
     def ingest(self, what, path, extra=(), first=False):
         before = db_counts(self.db)
+        pass_fds, feeder = (), None
+        if path == "pipe":
+            rfd, feeder = feed_pipe(self.input)
+            path, pass_fds = f"/dev/fd/{rfd}", (rfd,)
         r = self.call(what, ["ingest", path, "--db", self.db] + list(extra) + self.spec["args"],
-                      stdin_path=self.input if path == "-" else None)
+                      stdin_path=self.input if path == "-" else None, pass_fds=pass_fds)
+        if feeder:
+            feeder.join(timeout=5)
         self.peak_kb = max(self.peak_kb, r.maxrss_kb)
         if r.maxrss_kb > PEAK_RSS_MB * 1024:
             self.fail(5, f"{what}: peak RSS {r.maxrss_kb // 1024} MB > {PEAK_RSS_MB} MB")
@@ -257,8 +283,17 @@ class Case:
             self.call(f"show {key[:30]!r}", ["show", "--db", db, "--product", "--", key])
         self.call("search", ["search", "--db", db, self.spec["search"]])
         if exported:
-            # The structured export with a budget every point fits: one bullet per point.
-            expect = db_query(db, "SELECT count(DISTINCT product), count(*) FROM product_points")[0]
+            # The structured export with a budget every point fits: one bullet per point and per
+            # "Also said" sentence, as the JSON export lists them.
+            r = self.call("export json", ["export", "--db", db, "--format", "json",
+                                          "--budget", "1000000s"], output_check=False)
+            try:
+                exported_json = json.loads(r.out) if r.rc == 0 else []
+            except ValueError as e:
+                self.fail(4, f"export json does not parse: {e}")
+                exported_json = []
+            expect = (len(exported_json),
+                      sum(len(p["points"]) + len(p["also_said"]) for p in exported_json))
             for fmt in ("text", "markdown"):
                 r = self.call(f"export {fmt}", ["export", "--db", db, "--format", fmt,
                                                 "--budget", "1000000s"])
@@ -267,8 +302,8 @@ class Case:
                 lines = r.out.decode("utf-8", "replace").split("\n")
                 bullets = sum(1 for x in lines if x.startswith("- "))
                 if bullets != expect[1]:
-                    self.fail(4, f"export {fmt}: {bullets} '- ' lines, the store has "
-                                 f"{expect[1]} points (forged bullets)")
+                    self.fail(4, f"export {fmt}: {bullets} '- ' lines, the JSON export has "
+                                 f"{expect[1]} points and also-said sentences (forged bullets)")
                 if fmt == "markdown":
                     heads = sum(1 for x in lines if re.match(r"^ {0,3}#{1,6}(\s|$)", x))
                     if heads != expect[0]:
@@ -286,6 +321,7 @@ class Case:
         shutil.copyfile(self.input, copy)
         self.reingest("re-ingest copy", copy, r.rc, counts)
         self.reingest("re-ingest stdin", "-", r.rc, counts, ["--format", self.spec["format"]])
+        self.reingest("re-ingest pipe", "pipe", r.rc, counts, ["--format", self.spec["format"]])
         self.check_rejects_raw()
         self.outputs()
         return self
