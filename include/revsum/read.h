@@ -65,6 +65,9 @@
 //                                     the record, so a wrong --rating-field is noticed at once.
 //                                     Numbers written as strings ("5.0") are accepted; null or ""
 //                                     mean "no rating".
+//   - "rating out of range: "FIELD" is 1e+308 (accepted: -1000000 to 1000000)"  no rating scale
+//                                     reaches it; one such value would overflow a product's mean
+//                                     or stretch the dump's rating scale for every other review.
 //   - "time is not a number or a date: "FIELD" is "VALUE""  likewise for the time field
 //   - "row has N fields, header has M" (CSV/TSV)
 //   - "unterminated quoted field at end of file" (CSV/TSV)

@@ -147,6 +147,11 @@ std::string Fixed(double v, int digits) {
   return buf;
 }
 
+// A JSON number with `digits` decimals; null for a non-finite value (JSON has no inf or nan; a
+// store made before ratings were bounded, or a crafted one, may hold values whose mean is not
+// finite).
+std::string JsonFixed(double v, int digits) { return std::isfinite(v) ? Fixed(v, digits) : "null"; }
+
 std::string Number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
@@ -214,7 +219,7 @@ std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer)
   std::string o = "{\"product\":" + JsonText(p.product);
   if (p.review_id) o += ",\"review\":" + std::to_string(p.review_id);
   o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
-  o += ",\"avg_rating\":" + (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("null"));
+  o += ",\"avg_rating\":" + (p.avg_rating ? JsonFixed(*p.avg_rating, 2) : std::string("null"));
   o += ",\"summary\":" + JsonText(p.body) + ",\"citations\":[";
   for (size_t i = 0; i < p.citations.size(); ++i) {
     o += (i ? "," : "") + JsonText(p.citations[i]);
@@ -226,7 +231,7 @@ std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer)
 
 std::string RatingJson(const ProductExport& p) {
   if (!p.avg_rating) return "null";
-  std::string o = "{\"mean\":" + Fixed(*p.avg_rating, 2) + ",\"distribution\":{";
+  std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) + ",\"distribution\":{";
   for (size_t i = 0; i < p.rating_distribution.size(); ++i) {
     o += (i ? "," : "") + JsonQuote(Number(p.rating_distribution[i].first)) + ":" +
          std::to_string(p.rating_distribution[i].second);
@@ -242,11 +247,11 @@ std::string StructuredJsonObject(const ProductExport& p, const std::string& toke
     const ExportedPoint& x = p.points[i];
     o += (i ? "," : "");
     o += "{\"text\":" + JsonText(x.text) + ",\"polarity\":" + JsonText(x.polarity) +
-         ",\"support\":" + std::to_string(x.support) + ",\"share\":" + Fixed(x.share, 4) +
-         ",\"share_interval\":[" + Fixed(x.share_low, 4) + "," + Fixed(x.share_high, 4) +
+         ",\"support\":" + std::to_string(x.support) + ",\"share\":" + JsonFixed(x.share, 4) +
+         ",\"share_interval\":[" + JsonFixed(x.share_low, 4) + "," + JsonFixed(x.share_high, 4) +
          "],\"members\":" + std::to_string(x.members) +
          ",\"aspect\":" + (x.aspect.empty() ? std::string("null") : JsonText(x.aspect)) +
-         ",\"weight\":" + Fixed(x.weight, 6) + ",\"review\":" + JsonText(x.review) +
+         ",\"weight\":" + JsonFixed(x.weight, 6) + ",\"review\":" + JsonText(x.review) +
          ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
   }
   o += "],\"also_said\":[";
@@ -615,20 +620,20 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
     // Reviews in the filter: their citations, ratings and texts.
     std::map<int64_t, std::string> cited;
     std::map<double, int64_t> distribution;
-    double rating_sum = 0;
+    double rating_mean = 0;  // running, so no sum of large ratings overflows
     int64_t rated = 0;
     for (const ReviewStore::ReviewFacts& f : store.ProductReviewFacts(product)) {
       if (!options.filter.Admits(f.rating, f.time)) continue;
       cited[f.id] = ReviewCitationId(f.external_id, f.content_hash);
       if (f.rating) {
-        rating_sum += *f.rating;
         ++rated;
+        rating_mean += (*f.rating - rating_mean) / static_cast<double>(rated);
         ++distribution[*f.rating];
       }
     }
     if (cited.empty()) continue;  // no review of the product is in the filter
     p.reviews = static_cast<int64_t>(cited.size());
-    if (rated) p.avg_rating = rating_sum / static_cast<double>(rated);
+    if (rated) p.avg_rating = rating_mean;
     p.rating_distribution.assign(distribution.begin(), distribution.end());
     std::map<int64_t, std::string> sentence_text;
     std::map<int64_t, int64_t> review_of;  // sentence id -> review id
@@ -845,21 +850,21 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
       p.review_cited = citation_of(p.product, p.review_id);
     }
     p.reviews = static_cast<int64_t>(reviews.size());
-    double rating_sum = 0;
-    int rated = 0;
+    double rating_mean = 0;
+    int64_t rated = 0;
     std::map<int64_t, std::pair<int64_t, std::string>> sentence;  // id -> (review id, text)
     std::string all_reviews;
     for (const StoredReview& r : reviews) {
       if (r.rating) {
-        rating_sum += *r.rating;
         ++rated;
+        rating_mean += (*r.rating - rating_mean) / static_cast<double>(rated);
       }
       for (const StoredSentence& s : r.sentences) sentence[s.id] = {r.id, s.text};
       all_reviews += r.text;
       all_reviews += '\n';
       p.words_before += static_cast<int64_t>(words(r.text));
     }
-    if (rated) p.avg_rating = rating_sum / rated;
+    if (rated) p.avg_rating = rating_mean;
 
     // The body: one cited sentence per line (text/markdown), or plain sentences (json).
     for (int64_t id : summary.sentence_ids) {

@@ -281,6 +281,8 @@ class DelimitedReader : public LineBasedReader {
                                   Utf8Prefix(fields_[rating_col_], 40), "\""}),
                           raw_);
       }
+      std::string range = RatingRangeProblem(*review.rating, header_[rating_col_]);
+      if (!range.empty()) return MakeReject(out, record_line_, std::move(range), raw_);
     }
     if (time_col_ >= 0 && !IsBlank(fields_[time_col_])) {
       review.time = ParseTime(fields_[time_col_]);

@@ -300,6 +300,10 @@ bool JsonRecordReader::FromObject(const object& obj, std::string_view bytes, uin
     if (!error.empty()) {
       return MakeReject(out, line_number, "rating is not a number: " + error, bytes);
     }
+    if (review.rating) {
+      std::string range = RatingRangeProblem(*review.rating, rating->key);
+      if (!range.empty()) return MakeReject(out, line_number, std::move(range), bytes);
+    }
   }
   auto time = Lookup(obj, f.time, kTimeFields);
   if (time) {

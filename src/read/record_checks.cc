@@ -1,6 +1,7 @@
 #include "record_checks.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 
@@ -84,6 +85,14 @@ std::optional<double> ParseNumber(std::string_view text) {
     return std::nullopt;
   }
   return value;
+}
+
+std::string RatingRangeProblem(double rating, std::string_view field) {
+  if (std::fabs(rating) <= kMaxRatingMagnitude) return "";
+  char value[32];
+  std::snprintf(value, sizeof value, "%g", rating);
+  return "rating out of range: \"" + std::string(field) + "\" is " + value +
+         " (accepted: -1000000 to 1000000)";
 }
 
 std::optional<int64_t> UnixSeconds(double value) {

@@ -22,6 +22,12 @@ bool IsBlank(std::string_view text);
 // "1e3"; nullopt otherwise.
 std::optional<double> ParseNumber(std::string_view text);
 
+// Ratings beyond +-kMaxRatingMagnitude are refused: no rating scale reaches them, and one such
+// value would overflow a mean or stretch a dump's detected rating scale (read.h).
+inline constexpr double kMaxRatingMagnitude = 1e6;
+// The reject reason for a rating out of that range ("" when it is in range). `field` names it.
+std::string RatingRangeProblem(double rating, std::string_view field);
+
 // Unix time in seconds from a number of seconds or milliseconds: |value| >= 1e11 is taken as
 // milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). nullopt when the result is beyond
 // +-1e13 seconds (out of any plausible range, and of int64 for absurd inputs).

@@ -55,6 +55,7 @@ class ExportTest : public ::testing::Test {
       review.product = product;
       if (r % 2 == 0) review.external_id = id_prefix + std::to_string(r);
       review.rating = r < 10 ? 5.0 : r < 15 ? 2.0 : 1.0;
+      if (huge_ratings_) review.rating = r % 2 ? -1.7e308 : 1.7e308;
       review.time = 1704067200 + r * 86400;  // 2024-01-01 + r days
       std::vector<Sentence> sentences;
       int32_t at = 0;
@@ -123,9 +124,23 @@ class ExportTest : public ::testing::Test {
     }
   }
 
+  // Store the flat summary of `product` in run 1: these sentences, in this order.
+  void AddFlatSummary(const std::string& product, const std::vector<int64_t>& sentence_ids) {
+    auto store = ReviewStore::Open(db_);
+    StoredSummary s;
+    s.run_id = 1;
+    s.scope = "product";
+    s.subject = product;
+    s.unit = "words";
+    s.sentence_ids = sentence_ids;
+    store->AddSummary(s);
+    store->Flush();
+  }
+
   TempDir dir_;
   std::string db_ = dir_ / "export.db";
   std::unique_ptr<TokenCounter> tokens_;
+  bool huge_ratings_ = false;  // reviews rated +-1.7e308 (a store made before ratings were bounded)
 };
 
 const std::vector<PlantedPoint> kKettle = {
@@ -322,6 +337,62 @@ TEST_F(ExportTest, JsonHoldsThePointsWithTheirFieldsAndTheDumpIds) {
   EXPECT_NEAR(interval.at(1).get_double().value(), 0.6134, 1e-4);
   EXPECT_EQ(first["members"].get_int64().value(), 8);
   EXPECT_EQ(doc["points_not_shown"].get_int64().value(), 0);
+}
+
+TEST_F(ExportTest, AlsoSaidTakesTheFlatSentencesNoShownPointHolds) {
+  Build("Kettle", kKettle);
+  std::vector<StoredReview> reviews;
+  {
+    StoreOptions read_only;
+    read_only.read_only = true;
+    reviews = ReviewStore::Open(db_, read_only)->GetProductReviews("Kettle");
+  }
+  // Review 19's sentences are members of no point; review 0's first sentence is the first
+  // point's face, review 3's second a member of the second point.
+  AddFlatSummary("Kettle", {reviews[19].sentences[0].id, reviews[0].sentences[0].id,
+                            reviews[3].sentences[1].id, reviews[19].sentences[2].id});
+  ExportOptions options;
+  options.budget = ParseBudget("1000w");
+  std::string out;
+  std::vector<ProductExport> p = Export(options, &out);
+  ASSERT_EQ(p.size(), 1u);
+  ASSERT_EQ(p[0].also_said.size(), 2u);
+  EXPECT_EQ(p[0].also_said[0].text, reviews[19].sentences[0].text);
+  EXPECT_EQ(p[0].also_said[1].text, reviews[19].sentences[2].text);
+  EXPECT_EQ(p[0].also_said[0].review, "h:" + out.substr(out.find("(19) [h:") + 8, 16));
+  EXPECT_THAT(out, HasSubstr("Also said (single reviews)\n- " + reviews[19].sentences[0].text +
+                             " [h:"));
+  // A budget the points fill leaves no room for it; the section needs its header's words too.
+  options.budget = ParseBudget("9w");
+  p = Export(options, &out);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_TRUE(p[0].also_said.empty()) << out;
+  EXPECT_THAT(out, Not(HasSubstr("Also said")));
+  // JSON lists them.
+  options.budget = ParseBudget("1000w");
+  options.format = ExportFormat::kJsonl;
+  Export(options, &out);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(out).get(doc), simdjson::SUCCESS) << out;
+  simdjson::dom::array also = doc["also_said"].get_array().value();
+  ASSERT_EQ(also.size(), 2u);
+  EXPECT_EQ(also.at(0)["text"].get_string().value(), reviews[19].sentences[0].text);
+}
+
+TEST_F(ExportTest, JsonStaysJsonWhenTheRatingsMeanIsNotFinite) {
+  huge_ratings_ = true;
+  Build("Kettle", kKettle);
+  ExportOptions options;
+  options.format = ExportFormat::kJson;
+  std::string out;
+  Export(options, &out);
+  EXPECT_THAT(out, Not(HasSubstr("inf")));
+  EXPECT_THAT(out, Not(HasSubstr("nan")));
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(out).get(doc), simdjson::SUCCESS) << out;
+  EXPECT_TRUE(doc.at(0)["rating"]["mean"].is_null());
 }
 
 TEST_F(ExportTest, WilsonIntervalsStayInsideZeroAndOne) {

@@ -121,6 +121,16 @@ TEST(DelimitedReader, InvalidUtf8IsRejectedWithItsOffsetInTheRecord) {
   EXPECT_EQ(result.reviews[0].text, "next");
 }
 
+TEST(DelimitedReader, RatingOutOfAnyScaleRejectsTheRow) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.csv", "review,rating\nGood,1.7e308\nFine,4\n"));
+  ASSERT_EQ(result.rejects.size(), 1u);
+  EXPECT_EQ(result.rejects[0].reason,
+            "rating out of range: \"rating\" is 1.7e+308 (accepted: -1000000 to 1000000)");
+  EXPECT_EQ(result.rejects[0].line, 2u);
+  ASSERT_EQ(result.reviews.size(), 1u);
+}
+
 TEST(DelimitedReader, RatingThatIsNotANumberRejectsTheRow) {
   TempDir dir;
   auto result = ReadAll(dir.Write("r.csv", "review,rating\nGood,five\nGood,\n"));

@@ -114,6 +114,21 @@ TEST(JsonlReader, RatingThatIsNotANumberRejectsTheRecord) {
   EXPECT_EQ(result.rejects[1].reason, "rating is not a number: \"overall\" is an array");
 }
 
+TEST(JsonlReader, RatingOutOfAnyScaleRejectsTheRecord) {
+  TempDir dir;
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"text\": \"Nice mug.\", \"rating\": 1e308}\n"
+                                  "{\"text\": \"Nice cup.\", \"stars\": \"-2000000\"}\n"
+                                  "{\"text\": \"Nice jug.\", \"rating\": 100}\n"));
+  ASSERT_EQ(result.rejects.size(), 2u);
+  EXPECT_EQ(result.rejects[0].reason,
+            "rating out of range: \"rating\" is 1e+308 (accepted: -1000000 to 1000000)");
+  EXPECT_EQ(result.rejects[1].reason,
+            "rating out of range: \"stars\" is -2e+06 (accepted: -1000000 to 1000000)");
+  ASSERT_EQ(result.reviews.size(), 1u);
+  EXPECT_EQ(result.reviews[0].rating, 100.0);
+}
+
 TEST(JsonlReader, TimeThatIsNotANumberRejectsTheRecord) {
   TempDir dir;
   auto result = ReadAll(dir.Write("r.jsonl", R"({"text": "Nice.", "timestamp": "yesterday"})"));
