@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "revsum/review.h"
@@ -44,7 +45,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
@@ -159,6 +160,9 @@ struct StoredSummary {
   std::string embedder;                   // the embedder that produced the weights
   std::string tokenizer;                  // empty when tokens were not counted
   int64_t tokens_in = 0, tokens_out = 0;  // review texts (one per line) and `text`, in tokenizer
+  // Product scope: the product's reviews in the store when the run read it (schema 9); unset for
+  // review scope and for summaries made before schema 9.
+  std::optional<int64_t> reviews_covered;
 };
 
 // One point of a product summary as stored (table points, schema 5; see points.h).
@@ -277,9 +281,11 @@ class ReviewStore {
   // --- runs, scores, summaries --------------------------------------------------------------
   // Starts a run with this key (recording run.snapshot_review_id). Same key = same run: with
   // keep_results false its earlier scores and summaries are deleted (re-running replaces, never
-  // duplicates); with keep_results true they stay, for an incremental run that replaces only what
-  // changed (DeleteProductResults). Either way the run is unfinished until FinishRun. Returns the
-  // run id (stable for a key).
+  // duplicates) and the run is unfinished until FinishRun; with keep_results true they stay, for
+  // an incremental run that replaces only what changed (DeleteProductResults), and the run keeps
+  // its finished_at and snapshot_review_id until FinishRun records the new ones, so a run killed
+  // mid-way leaves the earlier finished run readable (each product holding its earlier results or
+  // its new ones). Returns the run id (stable for a key).
   int64_t BeginRun(const RunInfo& run, const std::vector<std::string>& head_names,
                    bool keep_results = false);
   // The run with this key, if any (finished or not).
@@ -289,7 +295,13 @@ class ReviewStore {
   // Product keys with a review whose id is in (after, up_to], sorted: the products an ingest
   // changed since a run that read reviews up to `after`.
   std::vector<std::string> ProductsChangedSince(int64_t after, int64_t up_to);
-  void FinishRun(int64_t run_id);
+  // Per product with a product summary in the run: its reviews_covered (unset before schema 9).
+  std::unordered_map<std::string, std::optional<int64_t>> ProductCoverage(int64_t run_id);
+  // The ids of the reviews with a review-scope summary in the run.
+  std::unordered_set<int64_t> ReviewsSummarised(int64_t run_id);
+  // Marks the run finished now; with `snapshot`, also records it as the run's snapshot_review_id
+  // (an incremental run's new snapshot, see BeginRun).
+  void FinishRun(int64_t run_id, std::optional<int64_t> snapshot = std::nullopt);
   void AddScores(int64_t run_id, const std::string& scope, const std::vector<ScoreRow>& rows);
   int64_t AddSummary(const StoredSummary& summary);
   // The latest finished run; with a scope ("review" or "product"), the latest that has summaries

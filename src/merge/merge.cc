@@ -422,11 +422,12 @@ class Merger {
   void MergeSummaries() {
     Query insert(out_,
                  "INSERT OR IGNORE INTO summaries(run_id, scope, subject, text, sentence_ids, "
-                 "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out) "
-                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
+                 "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out, "
+                 "reviews_covered) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)");
     Query q(in_,
             "SELECT run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, "
-            "embedder, tokenizer, tokens_in, tokens_out FROM summaries ORDER BY id");
+            "embedder, tokenizer, tokens_in, tokens_out, reviews_covered FROM summaries "
+            "ORDER BY id");
     while (q.Step()) {
       auto run = runs_.find(q.Int(0));
       if (run == runs_.end()) continue;
@@ -442,7 +443,9 @@ class Merger {
       }
       insert.Bind(1, run->second.out_id).BindValue(2, q, 1).Bind(3, subject).BindValue(4, q, 3);
       insert.Bind(5, store_internal::JoinIds(ids));
-      for (int c = 6; c <= 12; ++c) insert.BindValue(c, q, c - 1);
+      // reviews_covered as the input's run read it: summarize compares it with the merged
+      // product's reviews and re-scores the product when they differ (merge.h).
+      for (int c = 6; c <= 13; ++c) insert.BindValue(c, q, c - 1);
       counts_.summaries += insert.Run();
     }
   }

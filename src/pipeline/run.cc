@@ -18,6 +18,7 @@
 #include <system_error>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "bounded_queue.h"
 #include "revsum/combined.h"
@@ -362,7 +363,7 @@ class RunWriter {
     Start({});
     WritePending();
     if (heads_changed_) store_.SetRunHeads(*run_id_, heads_);
-    store_.FinishRun(*run_id_);
+    store_.FinishRun(*run_id_, info_.snapshot_review_id);
     return *run_id_;
   }
 
@@ -404,7 +405,12 @@ struct ProductJob {
   std::string product;
   std::vector<StoredReview> reviews;
   bool product_scope = false;
-  int64_t review_scope_after = INT64_MAX;  // review-scope summaries for reviews with id above this
+  bool review_scope = false;
+  // Product scope: the product's reviews in the store (any filter), StoredSummary::reviews_covered.
+  int64_t reviews_covered = 0;
+  // Review scope: reviews that keep the summary an earlier (incremental) run gave them; null =
+  // none does.
+  const std::unordered_set<int64_t>* reviews_done = nullptr;
 };
 
 // One scope's result, ready to write.
@@ -596,21 +602,32 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
          << ",\"key\":" << JsonQuote(info.key) << "}";
   info.params_json = params.str();
 
-  // Incremental: a finished run with the same key (same parameters, same models) that read the
-  // reviews up to `previous->snapshot_review_id` stays valid for every product without a newer
-  // review; only the others are re-scored. Reviews never change once stored, so their review-scope
-  // summaries stay valid too.
+  // Incremental: a finished run with the same key (same parameters, same models) stays valid for
+  // every product whose summary covered exactly the reviews the product has now
+  // (summaries.reviews_covered); the others are re-scored: a product with new reviews, one the
+  // run never summarised, one a merge gave reviews another shard's run read (merge.h). A summary
+  // made before schema 9 (no coverage) falls back to the run's snapshot: re-scored when the
+  // product has a review above it. Reviews never change once stored, so their review-scope
+  // summaries stay valid too; a review without one gets one.
   std::optional<RunInfo> previous = store.FindRun(info.key);
   const bool incremental = options.incremental && previous && !previous->finished_at.empty() &&
                            previous->snapshot_review_id > 0 &&
                            previous->model_hash == info.model_hash;
+  std::unordered_map<std::string, int64_t> all_reviews;  // per product, whatever the filter
+  for (auto& [key, n] : store.ProductReviewCounts(snapshot, ReviewFilter{})) all_reviews[key] = n;
   std::vector<bool> recompute(products.size(), true);
+  std::unordered_set<int64_t> reviews_done;
   if (incremental) {
     const std::vector<std::string> changed =
         store.ProductsChangedSince(previous->snapshot_review_id, snapshot);
+    const auto covered = store.ProductCoverage(previous->id);
     for (size_t p = 0; p < products.size(); ++p) {
-      recompute[p] = std::binary_search(changed.begin(), changed.end(), products[p]);
+      const auto c = covered.find(products[p]);
+      if (c == covered.end()) continue;  // never summarised: re-score
+      recompute[p] = c->second ? *c->second != all_reviews[products[p]]
+                               : std::binary_search(changed.begin(), changed.end(), products[p]);
     }
+    if (options.review_scope) reviews_done = store.ReviewsSummarised(previous->id);
   }
 
   RunReport report;
@@ -700,6 +717,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           }
           r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,
                                   unit, embedder.name(), tokens.get());
+          if (scope == "product") r.summary.reviews_covered = job->reviews_covered;
           if (scope == "product") {
             r.points =
                 ProductPoints(job->reviews, texts, ids, result, summarize.selector, embedder.name(),
@@ -712,8 +730,9 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
         };
         if (job->product_scope) add("product", job->product, nullptr);
         for (const StoredReview& review : job->reviews) {
-          if (review.id > job->review_scope_after)
+          if (job->review_scope && !(job->reviews_done && job->reviews_done->count(review.id))) {
             add("review", std::to_string(review.id), &review);
+          }
         }
         if (!results.Push(std::move(out))) break;  // cancelled
       }
@@ -808,9 +827,9 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       job.reviews = std::move(batch[k - batch_first]);
       if (reply_rule) DropMerchantReplies(&job.reviews, *reply_rule);
       job.product_scope = options.product_scope;
-      job.review_scope_after = !options.review_scope ? INT64_MAX
-                               : incremental         ? previous->snapshot_review_id
-                                                     : 0;
+      job.reviews_covered = all_reviews[job.product];
+      job.review_scope = options.review_scope;
+      if (incremental) job.reviews_done = &reviews_done;
       const bool huge = SentenceCount(job.reviews) > kHugeScopeSentences;
       // A huge product waits for the others to finish and runs alone.
       while (in_flight > 0 && (huge || in_flight >= static_cast<size_t>(threads) * 2)) {

@@ -342,8 +342,18 @@ CREATE VIEW sentence_opinions AS
               AND y.sentence_id = sc.sentence_id));
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
-                                       kMigration5, kMigration6, kMigration7, kMigration8};
+// Version 9: what a product summary covered. reviews_covered = the product's reviews in the store
+// (whatever the run's filters) when the run read it, so an incremental run re-scores exactly the
+// products whose reviews changed since — also in a merged store, whose review ids interleave the
+// shards' and say nothing about what each shard's run read (merge.h). NULL: review scope, or a
+// summary made before schema 9 (then the run's snapshot_review_id decides).
+constexpr const char* kMigration9 = R"sql(
+ALTER TABLE summaries ADD COLUMN reviews_covered INTEGER;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3,
+                                       kMigration4, kMigration5, kMigration6,
+                                       kMigration7, kMigration8, kMigration9};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

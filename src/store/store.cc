@@ -28,6 +28,27 @@ namespace {
 
 void Fnv1a(uint64_t* h, std::string_view s) { *h = Fnv1a64(s, *h); }
 
+// The one insert of a summary row (AddSummary, AddSummaries), and its binding.
+constexpr const char* kInsertSummary =
+    "INSERT OR REPLACE INTO summaries(run_id, scope, subject, text, sentence_ids, units_in, "
+    "units_out, unit, embedder, tokenizer, tokens_in, tokens_out, reviews_covered) "
+    "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)";
+
+Statement& BindSummary(Statement& ins, const StoredSummary& summary) {
+  ins.Bind(1, summary.run_id)
+      .Bind(2, summary.scope)
+      .Bind(3, summary.subject)
+      .Bind(4, summary.text)
+      .Bind(5, store_internal::JoinIds(summary.sentence_ids))
+      .Bind(6, summary.units_in)
+      .Bind(7, summary.units_out)
+      .Bind(8, summary.unit)
+      .Bind(9, summary.embedder)
+      .Bind(13, summary.reviews_covered);
+  if (summary.tokenizer.empty()) return ins.BindNull(10).BindNull(11).BindNull(12);
+  return ins.Bind(10, summary.tokenizer).Bind(11, summary.tokens_in).Bind(12, summary.tokens_out);
+}
+
 }  // namespace
 
 namespace {
@@ -732,27 +753,8 @@ std::vector<std::vector<StoredReview>> ReviewStore::GetProductsReviews(
 void ReviewStore::AddSummaries(const std::vector<StoredSummary>& summaries) {
   if (summaries.empty()) return;
   Begin();
-  Statement ins(db_,
-                "INSERT OR REPLACE INTO summaries(run_id, scope, subject, text, sentence_ids, "
-                "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out) "
-                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
-  for (const StoredSummary& summary : summaries) {
-    ins.Bind(1, summary.run_id)
-        .Bind(2, summary.scope)
-        .Bind(3, summary.subject)
-        .Bind(4, summary.text)
-        .Bind(5, store_internal::JoinIds(summary.sentence_ids))
-        .Bind(6, summary.units_in)
-        .Bind(7, summary.units_out)
-        .Bind(8, summary.unit)
-        .Bind(9, summary.embedder);
-    if (summary.tokenizer.empty()) {
-      ins.BindNull(10).BindNull(11).BindNull(12);
-    } else {
-      ins.Bind(10, summary.tokenizer).Bind(11, summary.tokens_in).Bind(12, summary.tokens_out);
-    }
-    ins.Run();
-  }
+  Statement ins(db_, kInsertSummary);
+  for (const StoredSummary& summary : summaries) BindSummary(ins, summary).Run();
   MaybeCommit();
 }
 
@@ -838,17 +840,21 @@ int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>
       Statement del_summaries(db_, "DELETE FROM summaries WHERE run_id = ?1");
       del_summaries.Bind(1, id).Run();
     }
-    Statement up(db_,
-                 "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, heads = ?5, "
-                 "started_at = ?6, finished_at = NULL, snapshot_review_id = ?7 WHERE id = ?1");
+    // An incremental run keeps the finished state and snapshot of the run it updates until
+    // FinishRun: a kill leaves every product with valid (earlier or new) results.
+    Statement up(db_, keep_results ? "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, "
+                                     "heads = ?5, started_at = ?6 WHERE id = ?1"
+                                   : "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, "
+                                     "heads = ?5, started_at = ?6, finished_at = NULL, "
+                                     "snapshot_review_id = ?7 WHERE id = ?1");
     up.Bind(1, id)
         .Bind(2, run.params_json)
         .Bind(3, run.embedder)
         .Bind(4, run.model_hash)
         .Bind(5, heads)
-        .Bind(6, NowUtc())
-        .Bind(7, run.snapshot_review_id)
-        .Run();
+        .Bind(6, NowUtc());
+    if (!keep_results) up.Bind(7, run.snapshot_review_id);
+    up.Run();
   } else {
     Statement ins(db_,
                   "INSERT INTO runs(key, params, embedder, model_hash, heads, started_at, "
@@ -891,10 +897,40 @@ std::vector<std::string> ReviewStore::ProductsChangedSince(int64_t after, int64_
   return out;
 }
 
-void ReviewStore::FinishRun(int64_t run_id) {
+std::unordered_map<std::string, std::optional<int64_t>> ReviewStore::ProductCoverage(
+    int64_t run_id) {
+  Flush();
+  std::unordered_map<std::string, std::optional<int64_t>> out;
+  Statement q(db_,
+              "SELECT subject, reviews_covered FROM summaries WHERE run_id = ?1 AND "
+              "scope = 'product'");
+  q.Bind(1, run_id);
+  while (q.Step()) {
+    out[q.Text(0)] = q.IsNull(1) ? std::nullopt : std::optional<int64_t>(q.Int(1));
+  }
+  return out;
+}
+
+std::unordered_set<int64_t> ReviewStore::ReviewsSummarised(int64_t run_id) {
+  Flush();
+  std::unordered_set<int64_t> out;
+  Statement q(db_,
+              "SELECT CAST(subject AS INTEGER) FROM summaries WHERE run_id = ?1 AND "
+              "scope = 'review'");
+  q.Bind(1, run_id);
+  while (q.Step()) out.insert(q.Int(0));
+  return out;
+}
+
+void ReviewStore::FinishRun(int64_t run_id, std::optional<int64_t> snapshot) {
   Begin();
-  Statement up(db_, "UPDATE runs SET finished_at = ?2 WHERE id = ?1");
-  up.Bind(1, run_id).Bind(2, NowUtc()).Run();
+  if (snapshot) {
+    Statement up(db_, "UPDATE runs SET finished_at = ?2, snapshot_review_id = ?3 WHERE id = ?1");
+    up.Bind(1, run_id).Bind(2, NowUtc()).Bind(3, *snapshot).Run();
+  } else {
+    Statement up(db_, "UPDATE runs SET finished_at = ?2 WHERE id = ?1");
+    up.Bind(1, run_id).Bind(2, NowUtc()).Run();
+  }
   Flush();
 }
 
@@ -924,25 +960,8 @@ void ReviewStore::AddScores(int64_t run_id, const std::string& scope,
 
 int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
   Begin();
-  Statement ins(db_,
-                "INSERT OR REPLACE INTO summaries(run_id, scope, subject, text, sentence_ids, "
-                "units_in, units_out, unit, embedder, tokenizer, tokens_in, tokens_out) "
-                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
-  ins.Bind(1, summary.run_id)
-      .Bind(2, summary.scope)
-      .Bind(3, summary.subject)
-      .Bind(4, summary.text)
-      .Bind(5, store_internal::JoinIds(summary.sentence_ids))
-      .Bind(6, summary.units_in)
-      .Bind(7, summary.units_out)
-      .Bind(8, summary.unit)
-      .Bind(9, summary.embedder);
-  if (summary.tokenizer.empty()) {
-    ins.BindNull(10).BindNull(11).BindNull(12);
-  } else {
-    ins.Bind(10, summary.tokenizer).Bind(11, summary.tokens_in).Bind(12, summary.tokens_out);
-  }
-  ins.Run();
+  Statement ins(db_, kInsertSummary);
+  BindSummary(ins, summary).Run();
   int64_t id = sqlite3_last_insert_rowid(db_);
   MaybeCommit();
   return id;
@@ -1007,11 +1026,14 @@ std::vector<std::string> ReviewStore::RunHeadNames(int64_t run_id) {
 namespace {
 constexpr const char* kSummaryColumns =
     "id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, embedder, "
-    "tokenizer, tokens_in, tokens_out";
+    "tokenizer, tokens_in, tokens_out, reviews_covered";
 StoredSummary ReadSummaryRow(const Statement& q) {
-  return {q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4),  store_internal::ParseIds(q.Text(5)),
-          q.Int(6), q.Int(7), q.Text(8), q.Text(9), q.Text(10), q.Int(11),
-          q.Int(12)};
+  StoredSummary s{
+      q.Int(0),  q.Int(1),    q.Text(2), q.Text(3), q.Text(4),  store_internal::ParseIds(q.Text(5)),
+      q.Int(6),  q.Int(7),    q.Text(8), q.Text(9), q.Text(10), q.Int(11),
+      q.Int(12), std::nullopt};
+  if (!q.IsNull(13)) s.reviews_covered = q.Int(13);
+  return s;
 }
 }  // namespace
 

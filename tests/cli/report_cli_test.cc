@@ -53,7 +53,8 @@ class ReportCliTest : public ::testing::Test {
   static void ExpectNoTemporaries() {
     for (const auto& entry : std::filesystem::directory_iterator(dir_->path())) {
       const std::string name = entry.path().filename().string();
-      const bool temporary = name.size() > 8 && name[0] == '.' && name.find(".html.") != std::string::npos;
+      const bool temporary =
+          name.size() > 8 && name[0] == '.' && name.find(".html.") != std::string::npos;
       EXPECT_FALSE(temporary) << "left behind: " << name;
       EXPECT_FALSE(name.size() > 8 && name.substr(name.size() - 8) == ".partial" &&
                    !std::filesystem::is_symlink(entry.path()))

@@ -32,6 +32,13 @@ The job: `revsum run DUMP samples/*.jsonl samples/*.csv --db DB --embedder lexic
     the clean run's scores and summaries.
  3. The same command once more, to completion: exit 0, integrity ok, and the store's fingerprint
     equals the clean one.
+ 4. An interrupted incremental run: 3,000 of the dump's reviews again with new text (so their
+    products change), the command with that file added, SIGKILLed once its run has begun (the
+    run row's started_at moved). The run it updates must stay finished and whole: every product
+    still has its summary in the latest finished run (before, BeginRun marked it unfinished and
+    every export said "no product summaries yet"), `export --format jsonl` exits 0; then the
+    command to completion re-scores at most the changed products (before: all of them) and
+    leaves every product summary covering exactly its product's reviews.
 Fingerprints: per table, a sha256 of its rows sorted, by natural keys instead of ids: reviews by
 content_hash, products by key, sources by path, sentences by (review content_hash, idx), scores by
 (run key, scope, sentence key), summaries by (run key, scope, subject) with a review subject and
@@ -46,6 +53,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -416,6 +424,73 @@ class Suite:
         else:
             self.ok("store after kills + re-run == clean store, table by table: " +
                     ", ".join(f"{t} {v[0]}" for t, v in sorted(clean_fp.items())))
+        self.interrupted_incremental(crashed)
+
+    def interrupted_incremental(self, db):
+        extra = os.path.join(self.work, "changed.jsonl")
+        with open(self.dump, encoding="utf-8") as src, open(extra, "w", encoding="utf-8") as out:
+            for i, line in enumerate(src):
+                if i >= 3000:
+                    break
+                record = json.loads(line)
+                record["text"] += " Still using it a year later."
+                out.write(json.dumps(record) + "\n")
+        products = count(db, "SELECT count(*) FROM products")
+        before = count(db, "SELECT max(id) FROM reviews")
+        latest_start = "SELECT max(started_at) FROM runs"
+        started_at = count(db, latest_start)
+        command = self.command(db)
+        command.insert(2, extra)
+        p = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        begun = False
+        t0 = time.monotonic()
+        while p.poll() is None and time.monotonic() - t0 < 120:
+            now = count(db, latest_start)
+            if now is not None and now != started_at:
+                begun = True
+                break
+            time.sleep(0.003)
+        if not begun:
+            p.kill()
+            p.wait()
+            self.fail(f"incremental kill: the run never began (exit {p.returncode})")
+            return
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        changed = count(db, f"SELECT count(DISTINCT product_id) FROM reviews WHERE id > {before}")
+        summarised = count(db, "SELECT count(*) FROM latest_summaries WHERE scope = 'product'")
+        print(f"     killed the incremental run after {time.monotonic() - t0:.2f} s; "
+              f"{changed} products changed", flush=True)
+        if summarised != products:
+            self.fail(f"incremental kill: {summarised} of {products} products have a summary in "
+                      f"a finished run")
+        export = subprocess.run([self.binary, "export", "--db", db, "--format", "jsonl",
+                                 "--no-tokens"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        if export.returncode != 0:
+            self.fail(f"incremental kill: export exits {export.returncode}: "
+                      f"{export.stderr.decode('utf-8', 'replace')[-200:]!r}")
+        # Without -q, for its closing line ("N products re-scored").
+        done = subprocess.run([c for c in command if c != "-q"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+        err = (done.stdout + done.stderr).decode("utf-8", "replace")
+        rescored = [int(x) for x in re.findall(r"(\d+) products re-scored", err)]
+        if done.returncode != 0 or not rescored:
+            self.fail(f"incremental re-run: exit {done.returncode} {err[-200:]!r}")
+            return
+        if rescored[0] > changed:
+            self.fail(f"incremental re-run re-scored {rescored[0]} products; {changed} changed")
+        stale = count(db, "SELECT count(*) FROM latest_summaries l JOIN summaries s ON "
+                          "s.run_id = l.run_id AND s.scope = 'product' AND s.subject = l.subject "
+                          "WHERE l.scope = 'product' AND s.reviews_covered != (SELECT count(*) "
+                          "FROM reviews r JOIN products p ON p.id = r.product_id "
+                          "WHERE p.key = s.subject)")
+        if stale:
+            self.fail(f"incremental re-run: {stale} product summaries do not cover their reviews")
+        else:
+            self.ok(f"interrupted incremental run: the finished run stayed readable; the re-run "
+                    f"re-scored {rescored[0]} of {changed} changed products; every summary "
+                    f"covers its product's reviews")
 
 
 def main():

@@ -249,9 +249,9 @@ std::vector<revsum::ProductExport> Export(revsum::ReviewStore& store, const Run&
     if (p.left_out) continue;
     CheckAlsoSaid(p, flat);
     FUZZ_CHECK(p.budget == run.budget.ToString(), "budget " + p.budget);
-    FUZZ_CHECK(Cost(run.budget, p.body, p.points.size() + p.also_said.size()) <=
-                   Limit(run.budget, p),
-               "body over the budget " + p.budget + ": " + Escape(p.body));
+    FUZZ_CHECK(
+        Cost(run.budget, p.body, p.points.size() + p.also_said.size()) <= Limit(run.budget, p),
+        "body over the budget " + p.budget + ": " + Escape(p.body));
   }
   return exported;
 }

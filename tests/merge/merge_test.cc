@@ -9,12 +9,14 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "revsum/export.h"
 #include "revsum/ingest.h"
 #include "revsum/run.h"
 #include "support/temp_dir.h"
@@ -83,8 +85,9 @@ std::map<std::string, std::vector<std::string>> Contents(ReviewStore& store) {
                   "subj, s.text, (SELECT group_concat(") +
           kSentenceKey +
           "CAST(j.value AS INTEGER)), ',') FROM json_each(s.sentence_ids) j), s.units_in, "
-          "s.units_out, s.unit, s.embedder, s.tokenizer, s.tokens_in, s.tokens_out FROM "
-          "summaries s JOIN runs r ON r.id = s.run_id ORDER BY r.key, s.scope, subj");
+          "s.units_out, s.unit, s.embedder, s.tokenizer, s.tokens_in, s.tokens_out, "
+          "s.reviews_covered FROM summaries s JOIN runs r ON r.id = s.run_id "
+          "ORDER BY r.key, s.scope, subj");
   // Head weights by head name (the head order of a run may differ between stores), zeros left out
   // (a row carries zeros for heads its scope lacked).
   c["scores"] =
@@ -308,6 +311,103 @@ TEST_F(MergeTest, RejectsAreKeptOnceAcrossShards) {
     const uint64_t expected = (k == 1 ? 1u : 0u) + (k == invisible ? 1u : 0u);
     EXPECT_EQ(shard_counts_[k - 1].rejected, expected) << "shard " << k;
   }
+}
+
+// --- summarize after merge: what each shard's run covered ----------------------------------------
+
+// Ingests `dumps` (one shard of them) into the store at `path`, and summarises when `summarize`.
+void BuildShard(const std::string& path, const std::vector<std::string>& dumps, IngestShard shard,
+                bool summarize) {
+  auto store = ReviewStore::Open(path);
+  IngestOptions options;
+  options.shard = shard;
+  for (const std::string& dump : dumps) IngestFile(*store, dump, options);
+  if (summarize) SummarizeStore(*store, Lexical());
+}
+
+// The default (structured) export and the flat one, as text, of every product.
+std::string Exports(const std::string& path) {
+  auto store = ReviewStore::Open(path);
+  std::ostringstream out;
+  ExportOptions options;
+  ExportSummaries(*store, options, out);
+  options.flat = true;
+  ExportSummaries(*store, options, out);
+  return out.str();
+}
+
+int64_t ProductsWithoutSummary(const std::string& path) {
+  auto store = ReviewStore::Open(path);
+  return std::stoll(Rows(*store,
+                         "SELECT count(*) FROM products p WHERE NOT EXISTS (SELECT 1 FROM "
+                         "summaries s WHERE s.scope = 'product' AND s.subject = p.key)")[0]);
+}
+
+TEST(MergeCoverageTest, ASummarizeAfterMergingASummarisedAndAnIngestedShardCoversEveryProduct) {
+  // Shard 1 ingested and summarised, shard 2 only ingested; merged (shard 2 first, so its reviews
+  // take the lower ids), then summarised: every product gets a summary, and the store exports
+  // what one store summarised in one process exports. Before schema 9 the merged run's snapshot
+  // (the highest review id) marked shard 2's products as read: "0 re-scored", half the products
+  // without a summary, for good.
+  TempDir dir;
+  const std::vector<std::string> dumps = {kSamples + "/en_reviews.jsonl",
+                                          kSamples + "/mixed_reviews.jsonl"};
+  BuildShard(dir / "p1.db", dumps, {1, 2}, true);
+  BuildShard(dir / "p2.db", dumps, {2, 2}, false);
+  BuildShard(dir / "one.db", dumps, {}, true);
+  {
+    auto out = ReviewStore::Open(dir / "all.db");
+    MergeStore(*out, dir / "p2.db");
+    MergeStore(*out, dir / "p1.db");
+    const RunReport report = SummarizeStore(*out, Lexical());
+    EXPECT_GT(report.products_reused, 0u) << "shard 1's products keep their summaries";
+  }
+  EXPECT_EQ(ProductsWithoutSummary(dir / "all.db"), 0);
+  EXPECT_EQ(Exports(dir / "all.db"), Exports(dir / "one.db"));
+}
+
+TEST(MergeCoverageTest, ReMergingAnUpdatedShardReScoresTheProductsItChanged) {
+  // A first merge and summarize; then shard 1 gets two more reviews of one of its products and is
+  // summarised again; merged again and summarised, the store exports what one store built from
+  // everything exports (the stale summary of that product is re-scored, not kept).
+  TempDir dir;
+  const std::vector<std::string> dumps = {kSamples + "/en_reviews.jsonl",
+                                          kSamples + "/mixed_reviews.jsonl"};
+  BuildShard(dir / "p1.db", dumps, {1, 2}, true);
+  BuildShard(dir / "p2.db", dumps, {2, 2}, true);
+  {
+    auto out = ReviewStore::Open(dir / "all.db");
+    MergeStore(*out, dir / "p1.db");
+    MergeStore(*out, dir / "p2.db");
+    SummarizeStore(*out, Lexical());
+  }
+  // Two new reviews of a product of shard 1.
+  std::string product;
+  {
+    auto p1 = ReviewStore::Open(dir / "p1.db");
+    for (const std::string& key : p1->Products()) {
+      if (ProductShard(key, 2) == 1) product = key;
+    }
+  }
+  ASSERT_FALSE(product.empty());
+  const std::string more = dir / "more.jsonl";
+  std::ofstream(more) << "{\"text\":\"It stopped working after a week. Returned it.\","
+                         "\"rating\":1,\"parent_asin\":\""
+                      << product << "\"}\n"
+                      << "{\"text\":\"Stopped working within days, sadly.\",\"rating\":1,"
+                         "\"parent_asin\":\""
+                      << product << "\"}\n";
+  std::vector<std::string> all = dumps;
+  all.push_back(more);
+  BuildShard(dir / "p1.db", {more}, {1, 2}, true);
+  BuildShard(dir / "one.db", all, {}, true);
+  {
+    auto out = ReviewStore::Open(dir / "all.db");
+    MergeStore(*out, dir / "p1.db");
+    const RunReport report = SummarizeStore(*out, Lexical());
+    EXPECT_EQ(report.products_rescored, 1u) << product;
+  }
+  EXPECT_EQ(Exports(dir / "all.db"), Exports(dir / "one.db"));
 }
 
 TEST(ShardTest, TheShardOfAProductIsFnv1aOfItsKeyModN) {

@@ -360,8 +360,8 @@ TEST_F(ExportTest, AlsoSaidTakesTheFlatSentencesNoShownPointHolds) {
   EXPECT_EQ(p[0].also_said[0].text, reviews[19].sentences[0].text);
   EXPECT_EQ(p[0].also_said[1].text, reviews[19].sentences[2].text);
   EXPECT_EQ(p[0].also_said[0].review, "h:" + out.substr(out.find("(19) [h:") + 8, 16));
-  EXPECT_THAT(out, HasSubstr("Also said (single reviews)\n- " + reviews[19].sentences[0].text +
-                             " [h:"));
+  EXPECT_THAT(out,
+              HasSubstr("Also said (single reviews)\n- " + reviews[19].sentences[0].text + " [h:"));
   // A budget the points fill leaves no room for it; the section needs its header's words too.
   options.budget = ParseBudget("9w");
   p = Export(options, &out);
@@ -410,8 +410,9 @@ TEST_F(ExportTest, WilsonIntervalsStayInsideZeroAndOne) {
 }
 
 TEST_F(ExportTest, AProductOfFewReviewsCountsItsReviewsInsteadOfAPercentage) {
-  Build("Kettle", {{"praise", 2, "It boils a full liter in about four minutes."},
-                   {"complaint", 1, "The lid started leaking after a month of daily use."}},
+  Build("Kettle",
+        {{"praise", 2, "It boils a full liter in about four minutes."},
+         {"complaint", 1, "The lid started leaking after a month of daily use."}},
         "1000w", 10);
   ExportOptions options;
   std::string out;
@@ -441,8 +442,8 @@ TEST_F(ExportTest, TheExportSaysHowManyPointsTheBudgetLeftOut) {
   options.budget = ParseBudget("60t");
   p = Export(options, &out);
   ASSERT_LT(p[0].points.size(), kKettle.size());
-  const std::string last = "(" + std::to_string(kKettle.size() - p[0].points.size()) +
-                           " more points not shown)\n";
+  const std::string last =
+      "(" + std::to_string(kKettle.size() - p[0].points.size()) + " more points not shown)\n";
   ASSERT_GE(out.size(), last.size());
   EXPECT_EQ(out.substr(out.size() - last.size()), last) << out;
   EXPECT_LE(tokens_->Count(out), 60u);

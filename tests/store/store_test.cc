@@ -222,6 +222,47 @@ TEST_F(StoreTest, RerunWithSameKeyReplacesResults) {
   EXPECT_THAT(scores[0].second.head_weights, ElementsAre(0.5f, 0.5f));
 }
 
+TEST_F(StoreTest, AnIncrementalRunKeepsTheFinishedRunReadableUntilItFinishes) {
+  // An incremental run (keep_results) that is killed before FinishRun leaves the run it updates
+  // finished, with its snapshot: exports keep working and the next run is incremental again.
+  // Before, BeginRun cleared finished_at and every export said "no product summaries yet".
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  store->AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
+  RunInfo run;
+  run.key = "incremental";
+  run.params_json = "{}";
+  run.embedder = "lexical";
+  run.snapshot_review_id = 1;
+  const int64_t id = store->BeginRun(run, {"overall"});
+  StoredSummary s;
+  s.run_id = id;
+  s.scope = "product";
+  s.subject = "B1";
+  s.text = "Good.";
+  s.sentence_ids = {store->GetProductReviews("B1").at(0).sentences[0].id};
+  s.unit = "words";
+  s.reviews_covered = 1;
+  store->AddSummary(s);
+  store->FinishRun(id);
+  store->AddReview(src, MakeReview("B1", "r2", "Bad."), OneSentence("Bad."));
+  run.snapshot_review_id = 2;
+  EXPECT_EQ(store->BeginRun(run, {"overall"}, /*keep_results=*/true), id);
+  // ... killed here.
+  std::optional<RunInfo> latest = store->LatestRun();
+  ASSERT_TRUE(latest);
+  EXPECT_EQ(latest->id, id);
+  EXPECT_EQ(latest->snapshot_review_id, 1);
+  EXPECT_EQ(store->LatestSummaries("product").size(), 1u);
+  EXPECT_EQ(store->ProductCoverage(id).at("B1"), std::optional<int64_t>(1));
+  // Finished, it records the new snapshot.
+  store->FinishRun(id, 2);
+  EXPECT_EQ(store->LatestRun()->snapshot_review_id, 2);
+  // A full (not incremental) re-run is unfinished until it finishes, as before.
+  store->BeginRun(run, {"overall"});
+  EXPECT_FALSE(store->LatestRun());
+}
+
 TEST(FtsTextTest, SpacesCjkCharactersApart) {
   EXPECT_EQ(FtsIndexText("好用abc"), " 好  用 abc");
   EXPECT_EQ(FtsQuery("电池 OR battery"), "\" 电 池\" OR battery");
