@@ -319,13 +319,22 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
   if (options.read_only) {
     if (!exists) throw StoreError(path + ": no such database; create it with `revsum ingest`");
     db = OpenConnection(path, SQLITE_OPEN_READONLY, path);
-    // A WAL database in a folder we cannot write cannot create its -shm file; nobody else can
-    // write it there either, so it is read as immutable.
-    char* err = nullptr;
-    if (sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, &err) !=
+    if (sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) !=
         SQLITE_OK) {
-      sqlite3_free(err);
+      // A WAL database in a folder we cannot write cannot create its -shm index, and SQLite then
+      // opens it only as immutable, which ignores the -wal file. Committed rows a writer left
+      // there (it stopped without a checkpoint, or the store was copied with its -wal) are part
+      // of the store, so with a non-empty -wal it is refused rather than read without them.
       sqlite3_close(db);
+      struct stat wal {};
+      if (::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0) {
+        throw StoreError(path + ": cannot be read in this folder: its write-ahead log " + path +
+                         "-wal holds rows not yet in the database file, which SQLite reads only "
+                         "where it can create " +
+                         path +
+                         "-shm; copy the store with its -wal "
+                         "file to a writable folder, or open it once with write access");
+      }
       db = OpenConnection(FileUri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
                           path);
     }

@@ -453,5 +453,60 @@ TEST_F(IntegrityTest, AWalStoreInAReadOnlyFolderCanStillBeRead) {
   EXPECT_EQ(std::system(unlock.c_str()), 0);
 }
 
+TEST_F(IntegrityTest, AReadOnlyFolderStoreWhoseWalHoldsRowsIsRefusedNotReadWithoutThem) {
+  // A writer that stopped without a checkpoint (killed, or still running elsewhere) leaves
+  // committed rows only in the -wal file. In a folder nobody can write, without its -shm index,
+  // SQLite can read the file only as immutable, ignoring the WAL: that showed 1 review of 2 (and
+  // merge dropped the other). Now it is refused, naming the -wal; without a WAL it still opens.
+  const fs::path folder = dir_ / "readonly-wal";
+  fs::create_directories(folder);
+  const std::string path = (folder / "s.db").string();
+  {
+    auto store = ReviewStore::Open(path);
+    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+    store->AddReview(src, MakeReview("B1", "r1", "Battery lasts."), OneSentence("Battery lasts."));
+    store->FinishSource(src, 1, 1, 0, 0);
+  }
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    int on = 0;
+    ASSERT_EQ(sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &on), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA wal_autocheckpoint = 0", nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db,
+                     "INSERT INTO products(key) VALUES ('B2'); INSERT INTO reviews(source_id, "
+                     "product_id, line, text, content_hash) SELECT 1, id, 2, 'Screen cracked.', "
+                     "42 FROM products WHERE key = 'B2'",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  ASSERT_GT(fs::file_size(path + "-wal"), 0u) << "the row must be in the WAL only";
+  // As a copy of the store with its WAL (cp s.db s.db-wal) has it: no -shm index.
+  fs::remove(path + "-shm");
+  const std::string lock = geteuid() == 0 ? "chattr +i '" + folder.string() + "'"
+                                          : "chmod 0555 '" + folder.string() + "'";
+  const std::string unlock = geteuid() == 0 ? "chattr -i '" + folder.string() + "'"
+                                            : "chmod 0755 '" + folder.string() + "'";
+  if (std::system((lock + " 2>/dev/null").c_str()) != 0) {
+    if (std::getenv("CI")) FAIL() << "cannot make a folder read-only here: " << lock;
+    GTEST_SKIP() << "cannot make a folder read-only here: " << lock;
+  }
+  StoreOptions read_only;
+  read_only.read_only = true;
+  try {
+    auto store = ReviewStore::Open(path, read_only);
+    ADD_FAILURE() << "opened, with " << store->Stats().reviews << " reviews of 2";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("s.db-wal holds rows not yet in the database file"));
+  }
+  EXPECT_EQ(std::system(unlock.c_str()), 0);
+  // Where it can be written, all of it is read.
+  EXPECT_EQ(ReviewStore::Open(path, read_only)->Stats().reviews, 2);
+}
+
 }  // namespace
 }  // namespace revsum
