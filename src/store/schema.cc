@@ -382,14 +382,30 @@ void CheckIsRevsumStore(sqlite3* db, const std::string& path) {
                      " is newer than this revsum understands (" + std::to_string(kSchemaVersion) +
                      "); upgrade revsum. The file was not modified.");
   }
-  if (version == 0) {
+  auto some_tables = [&] {
     Statement tables(db, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 3");
     std::string names;
     while (tables.Step()) names += (names.empty() ? "" : ", ") + tables.Text(0);
+    return names;
+  };
+  if (version == 0) {
+    const std::string names = some_tables();
     if (!names.empty()) {
       throw StoreError(path + ": not a revsum store (an SQLite database with other tables: " +
                        names + "); give --db a new file. The file was not modified.");
     }
+    return;
+  }
+  // Other programs set user_version too: a revsum store of any version has these tables.
+  Statement ours(db,
+                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                 "('sources', 'products', 'reviews', 'sentences', 'rejects')");
+  const int64_t found = ours.Step() ? ours.Int(0) : 0;
+  ours.Reset();
+  if (found != 5) {
+    throw StoreError(path + ": not a revsum store (user_version " + std::to_string(version) +
+                     ", but tables " + some_tables() +
+                     "); give --db a new file. The file was not modified.");
   }
 }
 

@@ -315,6 +315,11 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
   const bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
     throw StoreError(path + ": is a directory, not a database file");
+  // A FIFO would hang the open, a device would get a "-journal" file beside it.
+  if (exists && !S_ISREG(st.st_mode)) {
+    throw StoreError(path + ": not a regular file (a FIFO, device or socket); give --db a "
+                            "database file");
+  }
   sqlite3* db = nullptr;
   if (options.read_only) {
     if (!exists) throw StoreError(path + ": no such database; create it with `revsum ingest`");

@@ -1,6 +1,7 @@
 // Nothing lost, nothing merged, nothing touched that is refused: the store's identities, its
 // checks before writing, concurrent opens, unfinished work and what plain SQL can read.
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -84,10 +85,10 @@ class IntegrityTest : public ::testing::Test {
     return s.str();
   }
   // Writes an SQLite file with plain SQL (no revsum).
-  void MakeForeignDatabase(const char* sql) {
+  void MakeForeignDatabase(const std::string& sql) {
     sqlite3* db;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
   }
   void ExpectRefusedUntouched(const std::string& what) {
@@ -163,6 +164,35 @@ TEST_F(IntegrityTest, RefusesAForeignDatabaseWithOtherTablesWithoutTouchingIt) {
   MakeForeignDatabase("CREATE TABLE customers(name TEXT); INSERT INTO customers VALUES ('x');");
   ExpectRefusedUntouched("a foreign database");
   EXPECT_EQ(Query("SELECT count(*) FROM sqlite_master WHERE name = 'sources'"), "0");
+}
+
+TEST_F(IntegrityTest, RefusesAForeignDatabaseAtAnOlderRevsumVersionWithoutTouchingIt) {
+  // Other programs use PRAGMA user_version too: one at 1-8 was "migrated" (or switched to WAL).
+  for (int version = 1; version < kSchemaVersion; ++version) {
+    fs::remove(path_);
+    MakeForeignDatabase("CREATE TABLE customers(name TEXT); PRAGMA user_version = " +
+                        std::to_string(version) + ";");
+    ExpectRefusedUntouched("a foreign database at user_version " + std::to_string(version));
+    EXPECT_EQ(Query("PRAGMA journal_mode"), "delete");
+  }
+}
+
+TEST_F(IntegrityTest, RefusesAPathThatIsNotARegularFile) {
+  // A FIFO hung the open; a device got a "-journal" file beside it.
+  const std::string fifo = (dir_ / "store.fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (bool read_only : {false, true}) {
+    StoreOptions options;
+    options.read_only = read_only;
+    try {
+      ReviewStore::Open(fifo, options);
+      ADD_FAILURE() << "opened a FIFO";
+    } catch (const StoreError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("store.fifo: not a regular file"));
+    }
+  }
+  EXPECT_FALSE(fs::exists(fifo + "-journal"));
+  EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
 TEST_F(IntegrityTest, RefusesAFileThatIsNotSqliteWithoutTouchingIt) {
