@@ -5,6 +5,7 @@
 #include "common.h"
 #include "revsum/escape.h"
 #include "revsum/export.h"
+#include "revsum/run.h"
 
 namespace revsum::cli {
 namespace {
@@ -14,7 +15,7 @@ struct ExportArgs {
   std::vector<std::string> products;
   int64_t run = 0;
   bool no_tokens = false, flat = false;
-  std::optional<double> min_rating, max_rating;
+  std::string min_rating, max_rating;  // ParseFilterRating (run.h), as summarize reads them
   std::string since, until;
 };
 
@@ -64,8 +65,16 @@ Runner Setup(CLI::App& sub) {
     options.citations = !args->citations.empty() ? ParseCitationStyle(args->citations)
                         : options.format == ExportFormat::kPrompt ? CitationStyle::kShort
                                                                   : CitationStyle::kFull;
-    options.filter.min_rating = args->min_rating;
-    options.filter.max_rating = args->max_rating;
+    auto rating = [](const char* flag, const std::string& value) -> std::optional<double> {
+      if (value.empty()) return std::nullopt;
+      try {
+        return ParseFilterRating(value);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string(flag) + ": " + e.what());
+      }
+    };
+    options.filter.min_rating = rating("--min-rating", args->min_rating);
+    options.filter.max_rating = rating("--max-rating", args->max_rating);
     if (!args->since.empty()) options.filter.since = ParseExportTime(args->since, false);
     if (!args->until.empty()) options.filter.until = ParseExportTime(args->until, true);
     StoreOptions store_options;

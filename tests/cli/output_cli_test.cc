@@ -373,6 +373,12 @@ TEST_F(OutputCliTest, ExportFiltersCountOnlyTheReviewsInTheFilter) {
   EXPECT_EQ(late.exit_code, 0) << late.err;
   EXPECT_EQ(late.out, "") << "no review of the product is in the filter";
   EXPECT_EQ(Run("export --since yesterday").exit_code, 1);
+  // Ratings are read as summarize reads them: nan and inf were taken (and filtered nothing).
+  for (const char* bad : {"nan", "inf", "4x"}) {
+    CommandResult refused = Run(std::string("export --min-rating ") + bad);
+    EXPECT_EQ(refused.exit_code, 1) << bad;
+    EXPECT_THAT(refused.err, HasSubstr(std::string("--min-rating: '") + bad + "' is not a number"));
+  }
 }
 
 }  // namespace
