@@ -90,6 +90,14 @@ Runner Setup(CLI::App& sub) {
       options.tokens = tokens.get();
       options.tokenizer_name = args->tokenizer;
     }
+    if (options.run_id) {
+      const std::optional<RunInfo> run = store->GetRun(*options.run_id);
+      if (run && run->finished_at.empty()) {
+        std::cerr << "revsum: warning: run " << run->id
+                  << " is unfinished (interrupted, or still running): its products may be only "
+                     "some of those it was to summarise\n";
+      }
+    }
     for (const ProductExport& p : ExportSummaries(*store, options, std::cout)) {
       if (p.left_out) {
         std::cerr << "revsum: warning: " << TerminalSafe(p.product)

@@ -381,5 +381,21 @@ TEST_F(OutputCliTest, ExportFiltersCountOnlyTheReviewsInTheFilter) {
   }
 }
 
+TEST_F(OutputCliTest, ExportingAnUnfinishedRunSaysSo) {
+  // A copy of the store whose run is marked unfinished, as a kill leaves a full re-run.
+  const std::string copy = *dir_ / "unfinished.db";
+  ASSERT_EQ(RunRevsum("merge " + copy + " " + Db()).exit_code, 0);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(copy.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE runs SET finished_at = NULL", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  CommandResult r = RunRevsum("export --no-tokens --run 1 --db " + copy);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: run 1 is unfinished"));
+  r = Run("export --no-tokens --run 1");
+  EXPECT_THAT(r.err, Not(HasSubstr("unfinished")));
+}
+
 }  // namespace
 }  // namespace revsum
