@@ -32,6 +32,15 @@ namespace revsum {
 //   - everything else, printable UTF-8 such as Chinese, emoji and '\' itself, passes unchanged.
 std::string TerminalSafe(std::string_view s);
 
+// For identifiers shown to people (product keys): every code point that displays as nothing or as
+// a plain space although it is not one — default-ignorable code points (U+200B-U+200D, U+2060,
+// U+FEFF, U+00AD, variation selectors, tags...) and non-ASCII spaces (U+00A0, U+3000...) —
+// becomes "\uXXXX" ("\UXXXXXXXX" above U+FFFF), so two keys that differ only by them print
+// differently. Everything else, invalid UTF-8 included, passes unchanged: apply the format's
+// escape (TerminalSafe, MarkdownInline, HtmlEscape) after it. Not for review text, where a
+// zero-width joiner is part of an emoji.
+std::string ShowInvisibles(std::string_view s);
+
 // Makes `s` safe as inline content of one markdown line (CommonMark/GFM), e.g. after "## " or
 // "- ". The rendered text reads as `s` does; its markup never takes effect:
 //   - controls, bidi controls, U+2028/U+2029 and newlines become one space; leading and trailing

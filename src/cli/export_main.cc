@@ -100,7 +100,7 @@ Runner Setup(CLI::App& sub) {
     }
     for (const ProductExport& p : ExportSummaries(*store, options, std::cout)) {
       if (p.left_out) {
-        std::cerr << "revsum: warning: " << TerminalSafe(p.product)
+        std::cerr << "revsum: warning: " << TerminalSafe(ShowInvisibles(p.product))
                   << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
       }
     }

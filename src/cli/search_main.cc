@@ -79,8 +79,8 @@ Runner Setup(CLI::App& sub) {
       std::cout << HitsJson(*args, query, hits);
     } else {
       for (const SearchHit& h : hits) {
-        std::cout << "[" << TerminalSafe(h.product) << " review " << h.review_id << " sentence "
-                  << h.sentence_id << "] " << TerminalSafe(h.text) << "\n";
+        std::cout << "[" << TerminalSafe(ShowInvisibles(h.product)) << " review " << h.review_id
+                  << " sentence " << h.sentence_id << "] " << TerminalSafe(h.text) << "\n";
       }
     }
     std::cerr << hits.size() << " sentence(s)\n";

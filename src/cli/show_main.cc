@@ -75,7 +75,7 @@ std::string HeadName(const std::vector<std::string>& names, size_t h) {
 }
 
 void PrintReviewHeader(const StoredReview& r) {
-  std::cout << "review " << r.id << "  product " << TerminalSafe(r.product);
+  std::cout << "review " << r.id << "  product " << TerminalSafe(ShowInvisibles(r.product));
   if (!r.external_id.empty()) std::cout << "  id " << TerminalSafe(r.external_id);
   if (r.rating) std::cout << "  rating " << Number("%g", *r.rating);
   std::cout << "  (" << TerminalSafe(r.source) << ":" << r.line << ")\n";

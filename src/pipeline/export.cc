@@ -269,7 +269,7 @@ std::string StructuredJsonObject(const ProductExport& p, const std::string& toke
 
 // The product key as shown: a dump without a product field puts every review under "".
 std::string ShownProduct(const std::string& key) {
-  return key.empty() ? "(no product field)" : key;
+  return key.empty() ? "(no product field)" : ShowInvisibles(key);
 }
 
 // "5:6 4:2 3:1" (rating:reviews, highest rating first).

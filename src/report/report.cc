@@ -437,7 +437,7 @@ void WriteIndex(std::string& o, const std::vector<ProductView>& products, size_t
   for (size_t i = 0; i < products.size(); ++i) {
     const ProductView& p = products[i];
     o += "<tr class=\"index-row\" data-product=\"" + HtmlEscape(p.key) + "\"><td><a href=\"#p" +
-         std::to_string(i) + "\">" + Data(p.key) + "</a></td><td class=\"num\">" +
+         std::to_string(i) + "\">" + Data(ShowInvisibles(p.key)) + "</a></td><td class=\"num\">" +
          std::to_string(p.reviews) + "</td><td>";
     WriteRatingBars(o, p, false);
     o += "</td>";
@@ -505,7 +505,8 @@ void WritePoints(std::string& o, const ProductView& p, size_t product_index) {
 void WriteProduct(std::string& o, const ProductView& p, size_t i, const ReportOptions& options) {
   o += "<section class=\"product\" id=\"p" + std::to_string(i) + "\" data-product=\"" +
        HtmlEscape(p.key) + "\" data-product-index=\"" + std::to_string(i) + "\"><h2>" +
-       Data(p.key) + "</h2><p class=\"facts\">" + std::to_string(p.reviews) + " reviews";
+       Data(ShowInvisibles(p.key)) + "</h2><p class=\"facts\">" + std::to_string(p.reviews) +
+       " reviews";
   if (p.avg_rating) o += " \u00b7 mean rating " + Num("%.2f", *p.avg_rating);
   if (p.run) {
     o += " \u00b7 run " + std::to_string(p.run->id) + " (" + HtmlEscape(p.run->embedder) +

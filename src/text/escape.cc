@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
 #include "utf.h"
@@ -81,6 +82,29 @@ bool StartsWwwAutolink(std::string_view s, size_t i) {
 }
 
 }  // namespace
+
+std::string ShowInvisibles(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  ForEachCodePoint(
+      s,
+      [&](char32_t c, std::string_view bytes) {
+        const auto u = static_cast<UChar32>(c);
+        if (c >= 0x80 &&
+            (u_hasBinaryProperty(u, UCHAR_DEFAULT_IGNORABLE_CODE_POINT) || u_isUWhiteSpace(u))) {
+          if (c > 0xFFFF) {
+            out += "\\U";
+            for (int shift = 28; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 0xF];
+          } else {
+            AppendCodePointEscape(c, out);
+          }
+        } else {
+          out += bytes;
+        }
+      },
+      [&](std::string_view bytes) { out += bytes; });
+  return out;
+}
 
 std::string TerminalSafe(std::string_view s) {
   std::string out;

@@ -308,7 +308,8 @@ TEST_F(OutputCliTest, ExportUsesTheRunsBudgetAndCitesTheDumpsOwnReviewIds) {
   EXPECT_THAT(text.out, HasSubstr("== B0KTL55200 (10 reviews, average rating 3.60, run 1) ==\n"
                                   "Ratings (rating:reviews): 5:4 4:2 3:1 2:2 1:1\n"));
   // 10 reviews: shares as counts; the sizes line says how many points the budget left out.
-  EXPECT_TRUE(std::regex_search(text.out, std::regex(R"(; budget 30w(; \d+ more points? not shown)?\))")))
+  EXPECT_TRUE(
+      std::regex_search(text.out, std::regex(R"(; budget 30w(; \d+ more points? not shown)?\))")))
       << text.out;
   const std::regex point(R"(^- \d+ of 10 reviews: .+ \[AE[A-Z0-9]+:\d+\]$)");
   size_t points = 0;
@@ -395,6 +396,29 @@ TEST_F(OutputCliTest, ExportingAnUnfinishedRunSaysSo) {
   EXPECT_THAT(r.err, HasSubstr("warning: run 1 is unfinished"));
   r = Run("export --no-tokens --run 1");
   EXPECT_THAT(r.err, Not(HasSubstr("unfinished")));
+}
+
+TEST_F(OutputCliTest, KeysThatDifferOnlyByAnInvisibleCharacterPrintDifferently) {
+  TempDir dir;
+  const std::string db = dir / "lookalike.db";
+  const std::string review = "The kettle boils fast. The lid is stiff.";
+  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
+                              "{\"asin\":\"K1\",\"text\":\"" + review +
+                                  "\",\"rating\":5}\n"
+                                  "{\"asin\":\"K\\u200b1\",\"text\":\"" +
+                                  review + "\",\"rating\":1}\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* format : {"text", "markdown", "prompt"}) {
+    r = RunRevsum(std::string("export --no-tokens --format ") + format + " --db " + db);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Markdown escapes the backslash itself, so that a renderer shows "K\u200b1".
+    EXPECT_THAT(r.out, HasSubstr(format == std::string("markdown") ? "K\\\\u200b1" : "K\\u200b1"))
+        << format;
+    EXPECT_THAT(r.out, Not(HasSubstr("K\u200B1"))) << format;
+  }
+  r = RunRevsum("export --format json --db " + db);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\"K\\u200b1\"")) << "JSON keeps the key, escaped";
 }
 
 }  // namespace

@@ -9,6 +9,22 @@
 namespace revsum {
 namespace {
 
+TEST(ShowInvisibles, KeysThatDifferOnlyByInvisiblesPrintDifferently) {
+  EXPECT_EQ(ShowInvisibles("B00\u200B1"), "B00\\u200b1");
+  EXPECT_EQ(ShowInvisibles("B001\uFEFF"), "B001\\ufeff");
+  EXPECT_EQ(ShowInvisibles("a\u00ADb\u2060c\u200Dd"), "a\\u00adb\\u2060c\\u200dd");
+  EXPECT_EQ(ShowInvisibles("a\u00A0b\u3000c"), "a\\u00a0b\\u3000c");
+  EXPECT_EQ(ShowInvisibles("x\U000E0041"), "x\\U000e0041");  // a tag character
+  EXPECT_EQ(ShowInvisibles("x\uFE0F"), "x\\ufe0f");          // a variation selector
+  // Visible text, ASCII spaces and invalid bytes pass (the format's escape handles the latter).
+  EXPECT_EQ(ShowInvisibles("手机 B0KTL55200 café"), "手机 B0KTL55200 café");
+  EXPECT_EQ(ShowInvisibles("a\xFF"
+                           "b"),
+            "a\xFF"
+            "b");
+  EXPECT_NE(TerminalSafe(ShowInvisibles("B001")), TerminalSafe(ShowInvisibles("B0\u200C01")));
+}
+
 TEST(TerminalSafe, PrintableTextPassesUnchanged) {
   EXPECT_EQ(TerminalSafe("Battery lasts 2 days, 电池很耐用 👍 C:\\path"),
             "Battery lasts 2 days, 电池很耐用 👍 C:\\path");
