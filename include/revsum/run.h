@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,10 +50,28 @@ inline UseLiteOptions Int8UseLite() {
   return options;
 }
 
-// Hands out the embedder for a scope, loading USE-lite on first use. Not thread-safe.
+// One USE-lite model for all the workers of a run, loaded on first use. Its memory (the weights
+// and the embedding cache) is paid once, not once per thread. Thread-safe.
+class SharedUseLite {
+ public:
+  explicit SharedUseLite(UseLiteOptions options);
+  ~SharedUseLite();
+  // The model, loaded by the first caller (others wait). Throws UseLiteError when its files are
+  // missing or damaged; a later call tries again.
+  Embedder& Get();
+
+ private:
+  UseLiteOptions options_;
+  std::mutex mu_;
+  std::unique_ptr<Embedder> model_;
+};
+
+// Hands out the embedder for a scope, loading USE-lite on first use. Not thread-safe: one pool per
+// thread, the pools of a run sharing one SharedUseLite.
 class EmbedderPool {
  public:
   EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite = Int8UseLite());
+  EmbedderPool(EmbedderChoice choice, std::shared_ptr<SharedUseLite> use_lite);
   ~EmbedderPool();
   // The embedder for a scope made of `texts`. Throws UseLiteError when USE-lite is needed and its
   // files are missing or damaged.
@@ -64,9 +83,9 @@ class EmbedderPool {
 
  private:
   EmbedderChoice choice_;
-  UseLiteOptions use_lite_options_;
+  std::shared_ptr<SharedUseLite> shared_use_lite_;
+  Embedder* use_lite_ = nullptr;  // owned by shared_use_lite_
   std::unique_ptr<Embedder> lexical_;
-  std::unique_ptr<Embedder> use_lite_;
   std::unique_ptr<Embedder> combined_;        // over lexical_ and use_lite_
   std::unique_ptr<Embedder> large_lexical_;   // kLargeScopeLexicalDim wide
   std::unique_ptr<Embedder> large_combined_;  // over large_lexical_ and use_lite_
@@ -91,6 +110,19 @@ inline constexpr int kLargeScopeLexicalDim = 1024;
 // here: such a scope has thousands of reviews per opinion, and consensus is sampled anyway.
 inline constexpr size_t kHugeScopeSentences = 50000;
 inline constexpr int kHugeScopeLexicalDim = 256;
+
+// A product with more sentences than this is summarised from a sample, so that no product needs
+// more memory than this many sentences: an evenly spaced subset of its reviews, each giving at most
+// its first kMaxSampledReviewSentences sentences. Its points' support and share are those of the
+// sampled reviews (RunReport::products_sampled counts such products). Real dumps stay below it:
+// the largest TripAdvisor hotel has ~23,000 sentences.
+inline constexpr size_t kMaxScopeSentences = 100000;
+inline constexpr size_t kMaxSampledReviewSentences = 1000;
+
+// What the products being embedded and scored at once may hold together (estimated from their
+// sentence counts and embedding widths): workers wait for room, so peak memory does not grow with
+// --threads beyond this; a product larger than the whole budget runs alone.
+inline constexpr size_t kSummarizeMemoryBudget = size_t{384} << 20;
 
 inline constexpr int kMaxRunThreads = 1024;
 
@@ -159,8 +191,9 @@ struct RunReport {
   size_t sentences_scored = 0;
   size_t products_rescored = 0;  // products whose results were computed by this run
   size_t products_reused = 0;    // products kept from the previous run with the same key
+  size_t products_sampled = 0;   // products above kMaxScopeSentences, summarised from a sample
   std::string embedder;
-  std::string opinion_model;  // which opinion model the run used (ChosenOpinionModel)
+  std::string opinion_model;   // which opinion model the run used (ChosenOpinionModel)
   std::string opinion_notice;  // why the store has no model of its own, when training declined
 };
 

@@ -242,6 +242,11 @@ RunReport SummarizeAndReport(ReviewStore& store, const RunOptions& run_options, 
               << Thousands(report.products_rescored) << " products re-scored, "
               << Thousands(report.products_reused) << " reused (embedder " << report.embedder
               << ", budget " << options.summarize.budget.ToString() << ")\n";
+    if (report.products_sampled > 0) {
+      std::cerr << "run " << report.run_id << ": " << Thousands(report.products_sampled)
+                << " products above " << Thousands(kMaxScopeSentences)
+                << " sentences were summarised from an evenly spaced sample of their reviews\n";
+    }
     std::cerr << "run " << report.run_id << ": opinions from the " << report.opinion_model;
     if (!report.opinion_notice.empty()) {
       std::cerr << "; no model of this store's own: " << TerminalSafe(report.opinion_notice);

@@ -1,4 +1,5 @@
 // revsum: extractive review summaries in SQLite. See README.md for the commands.
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "command.h"
@@ -113,11 +115,23 @@ std::string ParseErrorMessage(CLI::App& app, const CLI::ParseError& e,
   return name + ": " + e.what();
 }
 
+// glibc gives every thread its own malloc arena (up to 8 per core), and each keeps the memory
+// its thread freed: with --threads 64 on two cores that alone was ~0.3 GB of peak RSS (0.87 GB
+// instead of 0.61 GB on 3,000 hotel reviews). Two arenas per hardware thread keep the allocator
+// uncontended on any machine while the thread count no longer sets the memory.
+void LimitMallocArenas() {
+#if defined(__GLIBC__)
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  mallopt(M_ARENA_MAX, static_cast<int>(std::min(2 * cores, 1024u)));
+#endif
+}
+
 }  // namespace
 }  // namespace revsum::cli
 
 int main(int argc, char** argv) {
   using namespace revsum::cli;
+  LimitMallocArenas();
   static StdoutBuffer stdout_buffer;
   std::streambuf* const standard_buffer = std::cout.rdbuf(&stdout_buffer);
   if (isatty(STDOUT_FILENO)) std::cout.setf(std::ios::unitbuf);  // interactive: no delay

@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "bounded_queue.h"
+#include "memory_budget.h"
 #include "revsum/combined.h"
 #include "revsum/fragment.h"
 #include "revsum/hash.h"
@@ -33,6 +34,7 @@
 namespace revsum {
 
 using pipeline_internal::BoundedQueue;
+using pipeline_internal::MemoryBudget;
 
 std::string_view EmbedderChoiceName(EmbedderChoice choice) {
   switch (choice) {
@@ -57,8 +59,20 @@ EmbedderChoice ParseEmbedderChoice(std::string_view name) {
                               "' (lexical, use-lite, combined, auto)");
 }
 
+SharedUseLite::SharedUseLite(UseLiteOptions options) : options_(std::move(options)) {}
+SharedUseLite::~SharedUseLite() = default;
+
+Embedder& SharedUseLite::Get() {
+  std::lock_guard lock(mu_);
+  if (!model_) model_ = UseLiteEmbedder::Load(options_);
+  return *model_;
+}
+
 EmbedderPool::EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite)
-    : choice_(choice), use_lite_options_(std::move(use_lite)) {}
+    : EmbedderPool(choice, std::make_shared<SharedUseLite>(std::move(use_lite))) {}
+
+EmbedderPool::EmbedderPool(EmbedderChoice choice, std::shared_ptr<SharedUseLite> use_lite)
+    : choice_(choice), shared_use_lite_(std::move(use_lite)) {}
 
 EmbedderPool::~EmbedderPool() = default;
 
@@ -94,7 +108,7 @@ Embedder& EmbedderPool::For(const std::vector<std::string>& texts) {
     lexical = std::make_unique<LexicalEmbedder>(options);
   }
   if (kind == EmbedderChoice::kLexical) return *lexical;
-  if (!use_lite_) use_lite_ = UseLiteEmbedder::Load(use_lite_options_);
+  if (!use_lite_) use_lite_ = &shared_use_lite_->Get();
   if (kind == EmbedderChoice::kUseLite) return *use_lite_;
   std::unique_ptr<Embedder>& combined = large ? large_combined_ : combined_;
   if (!combined) {
@@ -499,6 +513,7 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
 
 struct ProductResult {
   size_t seq = 0;
+  bool sampled = false;  // summarised from SampleReviews
   std::vector<ScopeResult> scopes;
 };
 
@@ -506,6 +521,49 @@ size_t SentenceCount(const std::vector<StoredReview>& reviews) {
   size_t n = 0;
   for (const StoredReview& r : reviews) n += r.sentences.size();
   return n;
+}
+
+// The reviews a product above kMaxScopeSentences is summarised from (see there): each review cut
+// to its first kMaxSampledReviewSentences sentences, then every k-th review for an evenly spaced
+// subset of at most kMaxScopeSentences sentences. Deterministic.
+std::vector<StoredReview> SampleReviews(const std::vector<StoredReview>& reviews) {
+  size_t total = 0;
+  for (const StoredReview& r : reviews) {
+    total += std::min(r.sentences.size(), kMaxSampledReviewSentences);
+  }
+  const double keep = std::min(1.0, static_cast<double>(kMaxScopeSentences) / total);
+  std::vector<StoredReview> out;
+  size_t sentences = 0;
+  for (size_t i = 0; i < reviews.size(); ++i) {
+    // Review i is taken when the running quota floor((i + 1) keep) steps up.
+    if (std::floor((i + 1) * keep) == std::floor(i * keep)) continue;
+    const size_t n = std::min(reviews[i].sentences.size(), kMaxSampledReviewSentences);
+    if (sentences + n > kMaxScopeSentences) break;
+    const StoredReview& r = reviews[i];
+    out.push_back({r.id,
+                   r.product,
+                   r.external_id,
+                   r.source,
+                   r.line,
+                   r.rating,
+                   r.title,
+                   r.text,
+                   {r.sentences.begin(), r.sentences.begin() + static_cast<std::ptrdiff_t>(n)}});
+    sentences += n;
+  }
+  return out;
+}
+
+// What embedding and scoring `sentences` sentences holds at its peak, estimated: the embedding
+// matrix of the width EmbedderPool picks for the scope, about three times over (its parts, the
+// combined copy and the points' working copy: 61-69 MB measured per 1,100-sentence hotel), plus
+// what any scope holds while it runs (a USE-lite workspace grows to ~32 MB and is kept for reuse).
+size_t EstimatedScopeBytes(size_t sentences) {
+  constexpr size_t kPerScope = size_t{32} << 20;
+  const size_t width = sentences > kHugeScopeSentences    ? kHugeScopeLexicalDim
+                       : sentences > kLargeScopeSentences ? kLargeScopeLexicalDim + kUseLiteDim
+                                                          : LexicalOptions{}.dim + kUseLiteDim;
+  return kPerScope + sentences * width * sizeof(float) * 3;
 }
 
 }  // namespace
@@ -676,19 +734,21 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
       !summarize.selector.skip_fragments ? nullptr
       : summarize.selector.fragment_rule ? summarize.selector.fragment_rule
                                          : DefaultFragmentRule();
+  const auto shared_use_lite = std::make_shared<SharedUseLite>(use_lite);
+  MemoryBudget budget(kSummarizeMemoryBudget);
   auto work = [&] {
     try {
-      EmbedderPool pool(options.embedder, use_lite);
+      EmbedderPool pool(options.embedder, shared_use_lite);
       const CostFunction worker_cost = unit == "words" ? BudgetWordCost() : cost;
       while (auto job = jobs.Pop()) {
         ProductResult out;
         out.seq = job->seq;
         auto add = [&](const std::string& scope, const std::string& subject,
-                       const StoredReview* only) {
+                       const std::vector<StoredReview>& reviews, const StoredReview* only) {
           std::vector<std::string> texts;
           std::vector<int64_t> ids;
           std::string source_text;
-          for (const StoredReview& review : job->reviews) {
+          for (const StoredReview& review : reviews) {
             if (only && &review != only) continue;
             for (const StoredSentence& s : review.sentences) {
               texts.push_back(s.text);
@@ -697,6 +757,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
             (source_text += review.text) += only ? "" : "\n";
           }
           if (texts.empty()) return;
+          const MemoryBudget::Hold hold(budget, EstimatedScopeBytes(texts.size()));
           Embedder& embedder = pool.For(texts);
           ScopeSummary result =
               SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview,
@@ -704,7 +765,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           ScopeResult r;
           // Each review's sentences scored together: salience is their share of its verdict; the
           // stored score is the model's with the word lists as a prior (CombineWithWordLists).
-          for (const StoredReview& review : job->reviews) {
+          for (const StoredReview& review : reviews) {
             if (!opinion || (only && &review != only)) continue;
             std::vector<std::string> sentences;
             for (const StoredSentence& s : review.sentences) sentences.push_back(s.text);
@@ -720,7 +781,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           if (scope == "product") r.summary.reviews_covered = job->reviews_covered;
           if (scope == "product") {
             r.points =
-                ProductPoints(job->reviews, texts, ids, result, summarize.selector, embedder.name(),
+                ProductPoints(reviews, texts, ids, result, summarize.selector, embedder.name(),
                               lexicon, scales, r.opinions, opinion ? opinion->model.band() : 0.0f);
           }
           r.sentence_ids = std::move(ids);
@@ -728,10 +789,14 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
           r.sentences = texts.size();
           out.scopes.push_back(std::move(r));
         };
-        if (job->product_scope) add("product", job->product, nullptr);
+        if (job->product_scope) {
+          out.sampled = SentenceCount(job->reviews) > kMaxScopeSentences;
+          add("product", job->product, out.sampled ? SampleReviews(job->reviews) : job->reviews,
+              nullptr);
+        }
         for (const StoredReview& review : job->reviews) {
           if (job->review_scope && !(job->reviews_done && job->reviews_done->count(review.id))) {
-            add("review", std::to_string(review.id), &review);
+            add("review", std::to_string(review.id), job->reviews, &review);
           }
         }
         if (!results.Push(std::move(out))) break;  // cancelled
@@ -795,6 +860,7 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
         if (!r.points.empty()) writer.WritePoints(subject, std::move(r.points));
       }
       ++report.products_rescored;
+      report.products_sampled += it->second.sampled;
       pending.erase(it);
       ++next_write;
       --in_flight;

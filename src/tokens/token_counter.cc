@@ -264,11 +264,27 @@ std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
   return std::unique_ptr<TokenCounter>(new TokenCounter(std::move(rep)));
 }
 
-void TokenCounter::Encode(std::string_view text, std::vector<uint32_t>* ids) const {
+namespace {
+
+// Calls f on each pre-token piece of `text`. The piece list is kept per thread between calls (no
+// allocation per sentence) unless one text made it large: a product's whole text must not stay
+// resident in every worker after it was counted.
+template <typename F>
+void ForEachPiece(const tokens_internal::Pretokenizer& pretokenizer, std::string_view text, F f) {
+  constexpr size_t kKeptPieces = 1 << 16;
   thread_local std::vector<std::string_view> pieces;
   pieces.clear();
-  rep_->pretokenizer->Split(text, &pieces);
-  for (std::string_view piece : pieces) tokens_internal::BytePairEncode(rep_->ranks, piece, ids);
+  pretokenizer.Split(text, &pieces);
+  for (std::string_view piece : pieces) f(piece);
+  if (pieces.capacity() > kKeptPieces) std::vector<std::string_view>().swap(pieces);
+}
+
+}  // namespace
+
+void TokenCounter::Encode(std::string_view text, std::vector<uint32_t>* ids) const {
+  ForEachPiece(*rep_->pretokenizer, text, [&](std::string_view piece) {
+    tokens_internal::BytePairEncode(rep_->ranks, piece, ids);
+  });
 }
 
 std::vector<uint32_t> TokenCounter::Encode(std::string_view text) const {
@@ -278,10 +294,14 @@ std::vector<uint32_t> TokenCounter::Encode(std::string_view text) const {
 }
 
 size_t TokenCounter::Count(std::string_view text) const {
-  thread_local std::vector<uint32_t> ids;
-  ids.clear();
-  Encode(text, &ids);
-  return ids.size();
+  thread_local std::vector<uint32_t> ids;  // one piece's tokens at a time
+  size_t count = 0;
+  ForEachPiece(*rep_->pretokenizer, text, [&](std::string_view piece) {
+    ids.clear();
+    tokens_internal::BytePairEncode(rep_->ranks, piece, &ids);
+    count += ids.size();
+  });
+  return count;
 }
 
 std::vector<uint32_t> TokenCounter::EncodeWithSpecialTokens(std::string_view text) const {

@@ -88,8 +88,9 @@ class Writer:
         self.cases = []
 
     def add(self, name, kind, ext, data, args=(), fmt=None, export=False, search="good OR alert",
-            heavy=False):
-        """data: bytes, or a callable(path) that writes the file itself (large inputs)."""
+            heavy=False, summarize=("--embedder", "lexical")):
+        """data: bytes, or a callable(path) that writes the file itself (large inputs).
+        summarize: the summarize options an export case runs with."""
         file = f"{name}.{ext}"
         path = os.path.join(self.out, file)
         if callable(data):
@@ -103,7 +104,8 @@ class Writer:
                    "tsv": "tsv", "txt": "text"}.get(base, "auto")
         assert all(c["name"] != name for c in self.cases), name
         self.cases.append({"name": name, "kind": kind, "file": file, "args": list(args),
-                           "format": fmt, "export": export, "search": search, "heavy": heavy})
+                           "format": fmt, "export": export, "search": search, "heavy": heavy,
+                           "summarize": list(summarize)})
 
 
 def gen_payload_fields(w):
@@ -490,12 +492,43 @@ def expectations(name):
     return {}
 
 
+WORDS = ("kettle lid handle water boils fast slow steam switch cord base light blue loud quiet "
+         "cheap price gift spout filter scale plastic metal smell taste").split()
+
+
+def word_salad(rng, sentences):
+    return " ".join(" ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 14))).capitalize() +
+                    "." for _ in range(sentences))
+
+
+def gen_huge_scopes(w):
+    # What summarising holds is bounded whatever the product's size or the thread count (the
+    # summarize and export peaks are checked against SUMMARIZE_RSS_MB).
+    # Eight reviews of 69,000 sentences each in one product: 552,000 sentences, 16 KB gzipped.
+    w.add("huge_product_gz", "huge product", "jsonl.gz",
+          gzip.compress(b"".join(jl({"asin": "K", "rating": 5, "text": f"Good kettle {n}. " * 69000})
+                                 for n in range(8))),
+          export=True, heavy=True, summarize=())
+
+    # 64 workers asked for on 100 products of 10 ten-sentence reviews, with the default embedder:
+    # each worker used to load its own USE-lite model and keep its own scratch.
+    def write_many_products(path):
+        import random
+        rng = random.Random(7)
+        with open(path, "wb") as f:
+            for i in range(1000):
+                f.write(jl({"asin": f"P{i % 100}", "rating": rng.randint(1, 5),
+                            "text": word_salad(rng, 10)}))
+    w.add("threads_64", "many threads", "jsonl", write_many_products, export=True, heavy=True,
+          summarize=("--threads", "64"))
+
+
 def generate(out):
     os.makedirs(out, exist_ok=True)
     w = Writer(out)
     for g in (gen_sizes, gen_payload_fields, gen_markup, gen_malformed_json, gen_utf8,
               gen_line_ends, gen_boms_empty, gen_csv_quotes, gen_gzip, gen_values,
-              gen_clean_nothing, gen_duplicates, gen_chinese):
+              gen_clean_nothing, gen_duplicates, gen_chinese, gen_huge_scopes):
         g(w)
     for c in w.cases:
         c["expect"] = expectations(c["name"])

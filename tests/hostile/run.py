@@ -35,13 +35,16 @@ Per input (fresh database per input), the checks, numbered as in the report line
      with points, as many "- " lines as points and "Also said" sentences in the JSON export (no
      forged "## " sections or bullets); text export: as many "- " lines too.
  (5) peak memory: every ingest's peak RSS (ru_maxrss from wait4, the number GNU time -f %M
-     prints) below PEAK_RSS_MB.
+     prints) below PEAK_RSS_MB; every summarize and JSON export below SUMMARIZE_RSS_MB.
 
 Bounds (measured on the 2-core CI machine with other work running):
   PEAK_RSS_MB = 600. Ordinary dumps need 27-60 MB (SQLite's page cache dominates); a 20 MB line is
   rejected in ~43 MB, a 17 MB quoted CSV field in ~56 MB; the gzip bomb (120 records of 12 MB,
   ~3 MB on disk) now peaks at ~91 MB in ~17 s, where the build of 2 Dec 22:39 took 3.6 GB and
   233 s. 600 MB leaves room for a few 16 MiB records in flight, not for a decompressed dump.
+  SUMMARIZE_RSS_MB = 1000: the 552,000-sentence product (sampled, run.h kMaxScopeSentences) peaks
+  at ~0.55 GB (1.57 GB before), 64 threads on 100 small products at ~0.3 GB (4.8 GB on 3,000 hotel
+  reviews before: a model and scratch per worker).
   TIMEOUT_S = 90 per command: an ordinary input takes well under a second.
   Runtime: ~125 s for all 242 inputs with 2 workers (goal: under 4 minutes).
 """
@@ -62,6 +65,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_hostile  # noqa: E402
 
 PEAK_RSS_MB = 600
+SUMMARIZE_RSS_MB = 1000
 TIMEOUT_S = 90
 MAX_SHOW = 12
 SANITIZER_MARKS = [b"AddressSanitizer", b"UndefinedBehaviorSanitizer", b"LeakSanitizer",
@@ -166,6 +170,7 @@ class Case:
         self.db = os.path.join(self.work, "store.db")
         self.failures = []
         self.peak_kb = 0
+        self.summarize_peak_kb = 0
         self.seconds = 0.0
 
     def fail(self, check, msg):
@@ -242,6 +247,11 @@ class Case:
             self.fail(2, f"{what}: exit code {r.rc} with {rejected} rejected")
         return r, counts, before, after
 
+    def check_summarize_rss(self, what, r):
+        self.summarize_peak_kb = max(self.summarize_peak_kb, r.maxrss_kb)
+        if r.rc == 0 and r.maxrss_kb > SUMMARIZE_RSS_MB * 1024:
+            self.fail(5, f"{what}: peak RSS {r.maxrss_kb // 1024} MB > {SUMMARIZE_RSS_MB} MB")
+
     def check_rejects_raw(self):
         rows = db_query(self.db, "SELECT line, reason, length(raw) FROM rejects "
                                  "WHERE raw IS NULL OR length(raw) = 0")
@@ -273,7 +283,8 @@ class Case:
             return
         exported = False
         if self.spec["export"]:
-            self.call("summarize", ["summarize", "--db", db, "--embedder", "lexical", "-q"])
+            r = self.call("summarize", ["summarize", "--db", db, "-q"] + self.spec["summarize"])
+            self.check_summarize_rss("summarize", r)
             exported = True
         self.call("stats", ["stats", "--db", db])
         products = [k for (k,) in db_query(db, "SELECT key FROM products ORDER BY id")]
@@ -287,6 +298,7 @@ class Case:
             # "Also said" sentence, as the JSON export lists them.
             r = self.call("export json", ["export", "--db", db, "--format", "json",
                                           "--budget", "1000000s"], output_check=False)
+            self.check_summarize_rss("export json", r)
             try:
                 exported_json = json.loads(r.out) if r.rc == 0 else []
             except ValueError as e:
@@ -361,7 +373,10 @@ def main():
         with lock:
             status = "FAIL" if c.failures else "PASS"
             line = f"{status} {spec['kind']} [{spec['name']}]"
-            line += f" ({c.seconds:.1f} s, {c.peak_kb // 1024} MB)"
+            line += f" ({c.seconds:.1f} s, {c.peak_kb // 1024} MB"
+            if c.summarize_peak_kb:
+                line += f", summarize/export {c.summarize_peak_kb // 1024} MB"
+            line += ")"
             if c.failures:
                 line += ": " + "; ".join(c.failures)
             print(line, flush=True)
@@ -378,7 +393,9 @@ def main():
     elapsed = time.monotonic() - start
     print(f"\n{len(results) - len(failed)}/{len(results)} inputs passed in {elapsed:.0f} s; peak "
           f"ingest RSS {max((c.peak_kb for c in results), default=0) // 1024} MB "
-          f"(bound {PEAK_RSS_MB} MB)")
+          f"(bound {PEAK_RSS_MB} MB), summarize/export "
+          f"{max((c.summarize_peak_kb for c in results), default=0) // 1024} MB "
+          f"(bound {SUMMARIZE_RSS_MB} MB)")
     for check in sorted(by_check):
         names = sorted(by_check[check])
         print(f"  check {check}: {len(names)} inputs: {' '.join(names)}")
