@@ -81,6 +81,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -162,7 +163,7 @@ struct ExportedPoint {
   // The 95 % Wilson score interval of the share (WilsonInterval), support of reviews.
   double share_low = 0, share_high = 0;
   int64_t members = 0;  // member sentences (in the filter) that make the point's claim
-  std::string aspect;    // "" = none
+  std::string aspect;   // "" = none
   double weight = 0;
   std::string review;  // ReviewCitationId of the review the text comes from
   int64_t sentence_id = 0;
@@ -186,11 +187,11 @@ struct ProductExport {
   int64_t reviews = 0;       // reviews counted (in the filter)
   std::optional<double> avg_rating;
   std::vector<std::pair<double, int64_t>> rating_distribution;  // (rating, reviews), ascending
-  std::string budget;                  // structured: the budget applied, e.g. "100w"
-  std::string body;                    // exactly what the budget measured (see header comment)
-  std::vector<ExportedPoint> points;   // structured: the points of the body, in body order
+  std::string budget;                       // structured: the budget applied, e.g. "100w"
+  std::string body;                         // exactly what the budget measured (see header comment)
+  std::vector<ExportedPoint> points;        // structured: the points of the body, in body order
   std::vector<ExportedSentence> also_said;  // structured: the body's "Also said" sentences
-  std::vector<std::string> citations;  // flat: cited review of each kept sentence, in order
+  std::vector<std::string> citations;       // flat: cited review of each kept sentence, in order
   int64_t words_before = 0, words_after = 0;
   int64_t tokens_before = 0, tokens_after = 0;  // 0 when no tokenizer was given
   bool left_out = false;  // prompt: the header alone exceeds the budget; nothing was written
@@ -207,9 +208,15 @@ std::pair<double, double> WilsonInterval(int64_t k, int64_t n);
 // prompt lines rather than a percentage, which overstates what a handful of reviews can tell.
 inline constexpr int64_t kFewReviews = 20;
 
-// Writes the export to `out` and returns what was written per product. Throws StoreError,
-// std::invalid_argument (a token budget without a tokenizer), or std::runtime_error when there is
-// no finished run or a requested product has no summary (or no points).
+// Writes the export to `out`, product by product as each is made (memory does not grow with the
+// number of products), and hands `each` (when set) what was written for each product. Throws
+// StoreError, std::invalid_argument (a token budget without a tokenizer), or std::runtime_error
+// when there is no finished run or a requested product has no summary (or no points): these are
+// checked before anything is written; a store error later leaves the output cut after a product.
+using ProductCallback = std::function<void(const ProductExport&)>;
+void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostream& out,
+                     const ProductCallback& each);
+// The same, collecting what was written per product (for tests and small stores).
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
                                            std::ostream& out);
 

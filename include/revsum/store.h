@@ -343,6 +343,9 @@ class ReviewStore {
   // Per product, the points of the latest finished run that has points for it (view
   // product_points), ordered by product and idx; members are not read. Empty product = all.
   std::vector<StoredPoint> LatestPoints(const std::string& product = "");
+  // (product, run) for each product with points: in run `run_id` when given, else in the latest
+  // finished run that has points for it (as LatestPoints); ordered by product.
+  std::vector<std::pair<std::string, int64_t>> PointRuns(std::optional<int64_t> run_id = {});
   // The points of `product` in run `run_id` (finished or not), ordered by idx, with their members
   // (the evidence) — what export reads; LatestPoints names the run of each product.
   std::vector<StoredPoint> RunPoints(int64_t run_id, const std::string& product);

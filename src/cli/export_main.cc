@@ -98,12 +98,12 @@ Runner Setup(CLI::App& sub) {
                      "some of those it was to summarise\n";
       }
     }
-    for (const ProductExport& p : ExportSummaries(*store, options, std::cout)) {
+    ExportSummaries(*store, options, std::cout, [](const ProductExport& p) {
       if (p.left_out) {
         std::cerr << "revsum: warning: " << TerminalSafe(ShowInvisibles(p.product))
                   << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
       }
-    }
+    });
     return kExitOk;
   };
 }

@@ -567,21 +567,14 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
   for (auto& [idx, p] : all) sections[SectionOf(p.polarity)].push_back(std::move(p));
 }
 
-std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOptions& options,
-                                            std::ostream& stream) {
-  // Per product, the run its points come from.
-  std::map<std::string, int64_t> run_of;
-  if (options.run_id) {
-    if (!store.GetRun(*options.run_id)) {
-      throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
-    }
-    for (const std::string& product : store.Products()) {
-      if (!store.RunPoints(*options.run_id, product).empty()) run_of[product] = *options.run_id;
-    }
-  } else {
-    for (const StoredPoint& p : store.LatestPoints()) run_of[p.product] = p.run_id;
+void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ostream& out,
+                      const ProductCallback& each) {
+  // Per product, the run its points come from, in product order.
+  if (options.run_id && !store.GetRun(*options.run_id)) {
+    throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
   }
-  if (run_of.empty()) {
+  std::vector<std::pair<std::string, int64_t>> todo = store.PointRuns(options.run_id);
+  if (todo.empty()) {
     if (!options.run_id && store.LatestSummaries("product").empty()) {
       throw std::runtime_error(store.path() + ": no product summaries yet; run `revsum summarize`");
     }
@@ -591,32 +584,36 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
         " (summaries made before points were stored); run `revsum summarize` again, or export "
         "--flat");
   }
-  std::vector<std::string> products = options.products;
-  if (products.empty()) {
-    for (const auto& [key, run] : run_of) products.push_back(key);
-  }
-  for (const std::string& product : products) {
-    if (run_of.count(product)) continue;
-    if (!store.HasProduct(product)) {
-      throw std::runtime_error(store.path() + ": no product '" + product + "'");
+  if (!options.products.empty()) {
+    std::vector<std::pair<std::string, int64_t>> asked;
+    for (const std::string& product : options.products) {
+      const auto at =
+          std::lower_bound(todo.begin(), todo.end(), product,
+                           [](const auto& e, const std::string& k) { return e.first < k; });
+      if (at != todo.end() && at->first == product) {
+        asked.push_back(*at);
+        continue;
+      }
+      if (!store.HasProduct(product)) {
+        throw std::runtime_error(store.path() + ": no product '" + product + "'");
+      }
+      throw std::runtime_error(
+          store.path() + ": product '" + product + "' has no points" +
+          (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
+          "; summarise it first (or export --flat)");
     }
-    throw std::runtime_error(
-        store.path() + ": product '" + product + "' has no points" +
-        (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
-        "; summarise it first (or export --flat)");
+    todo = std::move(asked);
   }
 
-  std::ostringstream out;
   const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
   const CostFunction words = BudgetWordCost();
   std::map<int64_t, Budget> run_budgets;
-  std::vector<ProductExport> exported;
   bool first = true;
   if (options.format == ExportFormat::kJson) out << "[";
-  for (const std::string& product : products) {
+  for (const auto& [product, run_id] : todo) {
     ProductExport p;
     p.product = product;
-    p.run_id = run_of[product];
+    p.run_id = run_id;
     // Reviews in the filter: their citations, ratings and texts.
     std::map<int64_t, std::string> cited;
     std::map<double, int64_t> distribution;
@@ -698,7 +695,7 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
     if (p.left_out) {
       p.body.clear();
       p.points.clear();
-      exported.push_back(std::move(p));
+      if (each) each(p);
       continue;
     }
 
@@ -726,11 +723,9 @@ std::vector<ProductExport> ExportStructured(ReviewStore& store, const ExportOpti
         break;
     }
     first = false;
-    exported.push_back(std::move(p));
+    if (each) each(p);
   }
   if (options.format == ExportFormat::kJson) out << "\n]\n";
-  stream << out.str();
-  return exported;
 }
 
 }  // namespace
@@ -746,8 +741,8 @@ std::pair<double, double> WilsonInterval(int64_t k, int64_t n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
-                                           std::ostream& stream) {
+void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostream& out,
+                     const ProductCallback& each) {
   if (options.scope != "product" && options.scope != "review") {
     throw std::invalid_argument("export scope must be product or review, not '" + options.scope +
                                 "'");
@@ -763,7 +758,7 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
         "--budget and the review filters apply to the structured export, not to --flat or "
         "--scope review (the stored flat summaries are exported as they are)");
   }
-  if (!flat) return ExportStructured(store, options, stream);
+  if (!flat) return ExportStructured(store, options, out, each);
   std::vector<StoredSummary> summaries = ChooseSummaries(store, options);
 
   // What to write, in order: (summary, the reviews it summarises). Product scope: one entry per
@@ -816,7 +811,6 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     }
   }
 
-  std::ostringstream out;
   const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
   const CostFunction words = BudgetWordCost();
   std::map<std::string, std::map<int64_t, std::string>> citation_ids;  // product -> review -> id
@@ -832,7 +826,6 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
     auto id = found->second.find(review);
     return id == found->second.end() ? std::string() : id->second;
   };
-  std::vector<ProductExport> exported;
   if (options.format == ExportFormat::kJson) out << "[";
   for (size_t i = 0; i < items.size(); ++i) {
     const StoredSummary& summary = *items[i].summary;
@@ -924,10 +917,15 @@ std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptio
         out << FlatJsonObject(p, tokenizer) << "\n";
         break;
     }
-    exported.push_back(std::move(p));
+    if (each) each(p);
   }
   if (options.format == ExportFormat::kJson) out << "\n]\n";
-  stream << out.str();
+}
+
+std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,
+                                           std::ostream& out) {
+  std::vector<ProductExport> exported;
+  ExportSummaries(store, options, out, [&](const ProductExport& p) { exported.push_back(p); });
   return exported;
 }
 

@@ -86,6 +86,21 @@ std::vector<StoredPoint> ReviewStore::LatestPoints(const std::string& product) {
   return out;
 }
 
+std::vector<std::pair<std::string, int64_t>> ReviewStore::PointRuns(std::optional<int64_t> run_id) {
+  Flush();
+  Statement q(db_, run_id ? "SELECT DISTINCT product, run_id FROM points WHERE run_id = ?1 "
+                            "ORDER BY product"
+                          : "SELECT product, run_id FROM (SELECT pt.product, pt.run_id, "
+                            "row_number() OVER (PARTITION BY pt.product ORDER BY r.finished_at "
+                            "DESC, r.id DESC) AS rank FROM points pt JOIN runs r ON r.id = "
+                            "pt.run_id WHERE r.finished_at IS NOT NULL) WHERE rank = 1 "
+                            "ORDER BY product");
+  if (run_id) q.Bind(1, *run_id);
+  std::vector<std::pair<std::string, int64_t>> out;
+  while (q.Step()) out.emplace_back(q.Text(0), q.Int(1));
+  return out;
+}
+
 std::optional<ReviewStore::RatingRange> ReviewStore::Ratings(const std::string& product) {
   Flush();
   Statement q(db_,
