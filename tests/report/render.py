@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -265,6 +266,18 @@ DOM_POINTS = """(() => Array.from(document.querySelectorAll('section.product')).
     visible: li.getBoundingClientRect().height > 0}))})))()"""
 
 
+def shown_key(key):
+    """A product key as the page shows it (escape.h ShowInvisibles): default-ignorable code points
+    and non-ASCII spaces as \\uXXXX, so that look-alike keys read differently."""
+    def invisible(c):
+        o = ord(c)
+        return (unicodedata.category(c) == "Cf" or (c.isspace() and o > 0x7F) or
+                0xFE00 <= o <= 0xFE0F or 0xE0000 <= o <= 0xE0FFF or 0x180B <= o <= 0x180F or
+                o in (0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0))
+    return "".join(("\\u%04x" % ord(c) if ord(c) <= 0xFFFF else "\\U%08x" % ord(c))
+                   if invisible(c) else c for c in key)
+
+
 def check_dom_against_store(page, db, label):
     products, points = store_points(db)
     dom = page.eval(DOM_POINTS)
@@ -275,8 +288,8 @@ def check_dom_against_store(page, db, label):
         section = by_key.get(product)
         if not check(section is not None, "%s: product %r missing" % (label, product)):
             continue
-        check(section["heading"] == product, "%s: heading %r != %r" % (
-            label, section["heading"], product))
+        check(section["heading"] == shown_key(product), "%s: heading %r != %r" % (
+            label, section["heading"], shown_key(product)))
         shown = {p["id"]: p for p in section["points"]}
         want = points.get(product, [])
         check(len(shown) == len(want), "%s: %r shows %d points, the store has %d" % (
