@@ -304,6 +304,20 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
   return summaries;
 }
 
+// The error for a product asked for that has nothing of `what` (points, summary) to export: no
+// such product, or not summarised (in the run asked for).
+[[noreturn]] void ThrowNothingToExport(ReviewStore& store, const ExportOptions& options,
+                                       const std::string& product, const std::string& what,
+                                       const std::string& hint) {
+  if (!store.HasProduct(product)) {
+    throw std::runtime_error(store.path() + ": no product '" + product + "'");
+  }
+  throw std::runtime_error(
+      store.path() + ": product '" + product + "' has no " + what +
+      (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
+      "; summarise it first" + hint);
+}
+
 // --- structured export --------------------------------------------------------------------------
 
 using Section = StructuredSection;
@@ -594,13 +608,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
         asked.push_back(*at);
         continue;
       }
-      if (!store.HasProduct(product)) {
-        throw std::runtime_error(store.path() + ": no product '" + product + "'");
-      }
-      throw std::runtime_error(
-          store.path() + ": product '" + product + "' has no points" +
-          (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
-          "; summarise it first (or export --flat)");
+      ThrowNothingToExport(store, options, product, "points", " (or export --flat)");
     }
     todo = std::move(asked);
   }
@@ -783,13 +791,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
         items.push_back({found->second, product});
         continue;
       }
-      if (!store.HasProduct(product)) {
-        throw std::runtime_error(store.path() + ": no product '" + product + "'");
-      }
-      throw std::runtime_error(
-          store.path() + ": product '" + product + "' has no summary" +
-          (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
-          "; summarise it first");
+      ThrowNothingToExport(store, options, product, "summary", "");
     }
   } else {
     for (const std::string& product : options.products) {
