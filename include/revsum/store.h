@@ -316,6 +316,7 @@ class ReviewStore {
   // Per subject of `scope` ("product" or "review"), its summary from the latest finished run that
   // has one, ordered by subject: a partial re-run of some products does not hide the others.
   std::vector<StoredSummary> LatestSummaries(const std::string& scope);
+  // A run's summaries of `scope` about `subject`; an empty scope or subject matches any.
   std::vector<StoredSummary> GetSummaries(int64_t run_id, const std::string& scope,
                                           const std::string& subject);
   // Scores of the sentences of one subject in a run, keyed by sentence id.

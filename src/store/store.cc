@@ -1055,9 +1055,14 @@ std::vector<StoredSummary> ReviewStore::GetSummaries(int64_t run_id, const std::
                                                      const std::string& subject) {
   Flush();
   std::vector<StoredSummary> out;
-  Statement q(db_, std::string("SELECT ") + kSummaryColumns +
-                       " FROM summaries WHERE run_id = ?1 AND (?2 = '' OR scope = ?2) "
-                       "AND (?3 = '' OR subject = ?3) ORDER BY scope, subject");
+  // One subject is a lookup on the (run_id, scope, subject) key; an `OR` in the WHERE would make
+  // SQLite scan the whole run for it (an export of many products would be quadratic).
+  // (The parameters a branch does not compare are still named so that all three bind.)
+  std::string where = "run_id = ?1";
+  where += scope.empty() ? " AND ?2 = ''" : " AND scope = ?2";
+  where += subject.empty() ? " AND ?3 = ''" : " AND subject = ?3";
+  Statement q(db_, std::string("SELECT ") + kSummaryColumns + " FROM summaries WHERE " + where +
+                       " ORDER BY scope, subject");
   q.Bind(1, run_id).Bind(2, scope).Bind(3, subject);
   while (q.Step()) out.push_back(ReadSummaryRow(q));
   return out;
