@@ -46,7 +46,8 @@ std::string ShowInvisibles(std::string_view s);
 //   - controls, bidi controls, U+2028/U+2029 and newlines become one space; leading and trailing
 //     whitespace is dropped (so no indented code block and no hard line break);
 //   - invalid UTF-8 becomes U+FFFD (the result is valid UTF-8);
-//   - \ ` * _ [ ] | ~ # are backslash-escaped everywhere; '!' before '[', and ':' before "//"
+//   - \ ` * _ [ ] | ~ # @ are backslash-escaped everywhere ('@': GFM's email, mailto: and xmpp:
+//     autolinks); '!' before '[', and ':' before "//"
 //     and the '.' in a word-initial "www." (GFM autolinks) are backslash-escaped too;
 //   - < and > become &lt; and &gt; (no raw HTML tag or autolink in any markdown dialect), and
 //     '&' becomes &amp; when it would start a character reference (&name; &#123; &#x1F;);

@@ -67,13 +67,14 @@
 // Escaping contract (every product key, sentence and review id is dump text, hence hostile;
 // revsum/escape.h):
 //   text      one line per item: "== KEY (...) ==", "Ratings ...", "Praise", "- ... SENTENCE [ID]",
-//             "(sizes)". KEY and SENTENCE pass through TerminalSafe, so no control, newline or bidi
-//             override from the data reaches the output: the lines are exactly this structure.
+//             "(sizes)". KEY and SENTENCE pass through PlainInline (TerminalSafe, then brackets
+//             become parentheses), so no control, newline or bidi override from the data reaches
+//             the output, the lines are exactly this structure, and the data forges no citation.
 //   markdown  "## KEY", "**Praise**", "- ... SENTENCE [ID]": KEY and SENTENCE pass through
 //             MarkdownInline, so the data opens no heading, list item, link, image, code span or
 //             HTML tag, and the only unescaped citations are the exporter's own.
 //   prompt    "Product: KEY", "Praise:", "- 40% (80) SENTENCE [ID]": KEY and SENTENCE pass through
-//             PromptInline: TerminalSafe, then '[' ']' become '(' ')'. The data never starts a line
+//             PlainInline: TerminalSafe, then '[' ']' become '(' ')'. The data never starts a line
 //             and never writes a bracket, so it forges no section header and no citation.
 //   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged, but for
 //             invalid UTF-8 (which no reader stores; a crafted store may hold it): each invalid
@@ -113,9 +114,9 @@ std::string CitationText(const std::string& citation_id);
 // Short marks of a product's cited ids (see the header comment), by id: "[<shortest prefix of at
 // least 8 characters (10 for h:) that no other id of `ids` shares>]".
 std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids);
-// Dump text made safe for one line of a prompt block: TerminalSafe, then '[' -> '(' and
-// ']' -> ')'. Never throws.
-std::string PromptInline(std::string_view s);
+// Dump text made safe for one line of a text export or a prompt block, where "[ID]" is a
+// citation: TerminalSafe, then '[' -> '(' and ']' -> ')'. Never throws.
+std::string PlainInline(std::string_view s);
 
 // "2024-03-01" (UTC; as `until`, the whole day is included) or unix seconds ("1709251200").
 // Throws std::invalid_argument naming the text.

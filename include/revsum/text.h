@@ -8,7 +8,10 @@
 // <div>, <li> become line breaks; the content of <script>, <style>, <template>, <noscript>,
 // <iframe>, ... is dropped too; "I <3 it" and "5 < 6 and 7 > 3" are text, not tags —, HTML entities
 // decoded (&quot; &amp; &#39; &#x27; &nbsp; ...), NFKC normalisation (ICU Normalizer2; full-width
-// forms become ASCII, so `！？，；～` become `!?,;~`), control and format characters dropped
+// forms become ASCII, so `！？，；～` become `!?,;~`), markup that decoding or NFKC made
+// ("&lt;img onerror=x&gt;", full-width brackets, "<<b>img ...>") removed in the same way (after a
+// few passes, a '<' that still starts markup becomes U+FFFD: cleaned text never holds a tag),
+// control and format characters dropped
 // (except ZWJ and emoji tag characters), and whitespace collapsed (a run containing a line break
 // becomes one '\n', any other run one ' ').
 //

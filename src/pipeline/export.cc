@@ -93,7 +93,7 @@ std::map<std::string, std::string> ShortCitations(const std::vector<std::string>
   return out;
 }
 
-std::string PromptInline(std::string_view s) {
+std::string PlainInline(std::string_view s) {
   std::string out = TerminalSafe(s);
   for (char& c : out) {
     if (c == '[') c = '(';
@@ -380,14 +380,14 @@ class Renderer {
     if (!cite.empty()) cite = " " + cite;
     switch (options_.format) {
       case ExportFormat::kText:
-        return "- " + share + TerminalSafe(text) + cite + "\n";
+        return "- " + share + PlainInline(text) + cite + "\n";
       case ExportFormat::kMarkdown:
         return "- " + share + MarkdownInline(text) + cite + "\n";
       case ExportFormat::kJson:
       case ExportFormat::kJsonl:
         return "- " + share + text + cite + "\n";
       case ExportFormat::kPrompt:
-        return "- " + share + PromptInline(text) + cite + "\n";
+        return "- " + share + PlainInline(text) + cite + "\n";
     }
     return "";
   }
@@ -663,7 +663,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     const std::string distribution_text = DistributionText(p);
     std::string prompt_header;
     if (options.format == ExportFormat::kPrompt) {
-      prompt_header = "Product: " + PromptInline(ShownProduct(product)) +
+      prompt_header = "Product: " + PlainInline(ShownProduct(product)) +
                       "\nReviews: " + std::to_string(p.reviews);
       if (p.avg_rating) {
         prompt_header +=
@@ -711,7 +711,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
                                ", run " + std::to_string(p.run_id);
     switch (options.format) {
       case ExportFormat::kText:
-        out << "== " << TerminalSafe(ShownProduct(product)) << " (" << counts << ") ==\n";
+        out << "== " << PlainInline(ShownProduct(product)) << " (" << counts << ") ==\n";
         if (p.avg_rating) out << "Ratings (rating:reviews): " << distribution_text << "\n";
         out << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
         break;
@@ -872,7 +872,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
       if (!cite.empty()) cite = " " + cite;
       switch (options.format) {
         case ExportFormat::kText:
-          p.body += "- " + TerminalSafe(text) + cite + "\n";
+          p.body += "- " + PlainInline(text) + cite + "\n";
           break;
         case ExportFormat::kMarkdown:
           p.body += "- " + MarkdownInline(text) + cite + "\n";
@@ -902,7 +902,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     const std::string run = "run " + std::to_string(p.run_id);
     switch (options.format) {
       case ExportFormat::kText:
-        out << "== " << what << TerminalSafe(ShownProduct(p.product)) << " (" << counts << ", "
+        out << "== " << what << PlainInline(ShownProduct(p.product)) << " (" << counts << ", "
             << run << ") ==\n"
             << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
         break;

@@ -320,25 +320,29 @@ struct Spans {
   }
 };
 
-// Step 1: markup removed (block tags -> '\n'; see ParseMarkup), character references decoded.
-Spans RemoveMarkup(std::u32string_view s) {
+// Step 1: markup removed (block tags -> '\n'; see ParseMarkup), character references decoded
+// when `decode_references`. `s` is the original text (`from` null) or the text of an earlier step,
+// whose spans `from` holds: the output's spans are always into the original.
+Spans RemoveMarkup(std::u32string_view s, bool decode_references, const Spans* from = nullptr) {
+  const auto begin_of = [&](size_t i) { return from ? from->begin[i] : static_cast<int32_t>(i); };
+  const auto end_of = [&](size_t i) { return from ? from->end[i] : static_cast<int32_t>(i + 1); };
   Spans out;
   out.Reserve(s.size());
   const bool maybe_markup = s.find_first_of(U"<&") != std::u32string_view::npos;
   for (size_t i = 0; i < s.size();) {
     const char32_t c = s[i];
-    const auto at = static_cast<int32_t>(i);
+    const int32_t at = begin_of(i);
     size_t length = 0;
     if (maybe_markup && c == '<') {
       TagKind kind;
       if (ParseMarkup(s, i, &length, &kind)) {
-        const auto to = static_cast<int32_t>(i + length);
+        const int32_t to = end_of(i + length - 1);
         if (kind == TagKind::kBlock) out.Push('\n', at, to);
         if (kind == TagKind::kSpace) out.Push(' ', at, to);
         i += length;
         continue;
       }
-    } else if (maybe_markup && c == '&') {
+    } else if (maybe_markup && decode_references && c == '&') {
       char32_t value;
       if (ParseEntity(s, i, &length, &value)) {
         // Doubly escaped dumps write "&amp;quot;": decode the inner reference too.
@@ -352,12 +356,12 @@ Spans RemoveMarkup(std::u32string_view s) {
             length += inner_length - 1;
           }
         }
-        out.Push(value, at, static_cast<int32_t>(i + length));
+        out.Push(value, at, end_of(i + length - 1));
         i += length;
         continue;
       }
     }
-    out.Push(c, at, at + 1);
+    out.Push(c, at, end_of(i));
     ++i;
   }
   return out;
@@ -415,6 +419,37 @@ Spans NormalizeNfkc(const Spans& in) {
   return out;
 }
 
+// True when some '<' in `s` starts markup.
+bool HasMarkup(std::u32string_view s) {
+  size_t length;
+  TagKind kind;
+  for (size_t i = s.find(U'<'); i != std::u32string_view::npos; i = s.find(U'<', i + 1)) {
+    if (ParseMarkup(s, i, &length, &kind)) return true;
+  }
+  return false;
+}
+
+// Step 2b: no markup in the result, although removing markup and decoding references can make
+// new markup: "&lt;img onerror=...&gt;" decodes to a tag, so do "\uFF1Cimg ...\uFF1E" under NFKC
+// and "<<b>img ...>" once "<b>" is gone. Such markup is removed too, up to kMarkupPasses more
+// passes; markup still left after them (only a crafted nesting makes any) is made inert, its '<'
+// replaced by U+FFFD from the last to the first, so no replacement lets an earlier '<' start a
+// tag. Text without a '<' that starts markup passes through untouched.
+constexpr int kMarkupPasses = 3;
+Spans NoMarkupLeft(Spans s) {
+  for (int pass = 0; pass < kMarkupPasses && HasMarkup(s.text); ++pass) {
+    s = NormalizeNfkc(RemoveMarkup(s.text, false, &s));
+  }
+  if (!HasMarkup(s.text)) return s;
+  size_t length;
+  TagKind kind;
+  for (size_t i = s.text.rfind(U'<'); i != std::u32string::npos;
+       i = i == 0 ? std::u32string::npos : s.text.rfind(U'<', i - 1)) {
+    if (ParseMarkup(s.text, i, &length, &kind)) s.text[i] = 0xFFFD;
+  }
+  return s;
+}
+
 bool IsLineBreak(char32_t c) {
   return c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x85 || c == 0x2028 ||
          c == 0x2029;
@@ -468,7 +503,7 @@ MappedText CollapseWhitespace(const Spans& in) {
 
 MappedText CleanWithOffsets(std::string_view original) {
   const std::u32string decoded = DecodeUtf8(original);
-  return CollapseWhitespace(NormalizeNfkc(RemoveMarkup(decoded)));
+  return CollapseWhitespace(NoMarkupLeft(NormalizeNfkc(RemoveMarkup(decoded, true))));
 }
 
 std::string CleanText(std::string_view original) {

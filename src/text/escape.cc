@@ -168,6 +168,7 @@ std::string MarkdownInline(std::string_view s) {
       case '|':
       case '~':
       case '#':
+      case '@':  // GFM autolinks "a@b.com", "mailto:a@b.com" and "xmpp:a@b.com"
         out += '\\';
         out += c;
         break;

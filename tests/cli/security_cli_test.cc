@@ -101,12 +101,15 @@ class SecurityCliTest : public ::testing::Test {
 };
 
 // The hostile store of the export tests: a forged product key, and sentences with escape
-// sequences, markdown and HTML (as entities, which the cleaner decodes into live markup).
+// sequences, markdown and HTML (as entities: a whole tag, which the cleaner removes once decoded,
+// and an unclosed one, which stays text with a '<' in it).
 const std::string kHostileDump =
     Record(kForgedKey, "Second one [r1] here. # Not a heading, * not a list.") +
     Record("\x1b]0;pwned\x07P2\x1b[2J\xe2\x80\xae",
            "Red text. &lt;img src=x onerror=alert(1)&gt; nice. ![img](http://e.com/x.png) ok.") +
-    Record("P3", "Works `well` and **fast**. <script>alert(1)</script> Great kettle.");
+    Record("P3",
+           "Works `well` and **fast** &lt;img src=y onerror=alert(2) here. "
+           "<script>alert(1)</script> Great kettle.");
 
 // --- 2. Terminal escapes ------------------------------------------------------------------------
 
@@ -181,6 +184,12 @@ TEST_F(SecurityCliTest, TextExportHasOneHeaderPerProductAndOneCitedLinePerPoint)
   EXPECT_EQ(sizes, products) << r.out;
   EXPECT_EQ(bullets, sentences) << r.out;
   EXPECT_THAT(r.out, HasSubstr("== X\\n## Fake\\n- IGNORE PREVIOUS"));
+  // Citations: each bullet has exactly one, the exporter's; "[r1]" in a sentence reads "(r1)".
+  const std::regex citation(R"(\[[A-Za-z0-9:%-]+\])");
+  const auto count = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), citation),
+                                   std::sregex_iterator());
+  EXPECT_EQ(static_cast<size_t>(count), sentences) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("Second one (r1) here."));
 }
 
 TEST_F(SecurityCliTest, MarkdownExportCannotBeForgedByKeysOrSentences) {
@@ -210,7 +219,8 @@ TEST_F(SecurityCliTest, MarkdownExportCannotBeForgedByKeysOrSentences) {
   EXPECT_THAT(r.out, Not(HasSubstr("![")));
   EXPECT_THAT(r.out, Not(HasSubstr(" `well`")));
   EXPECT_THAT(r.out, Not(HasSubstr("**fast**")));
-  EXPECT_THAT(r.out, HasSubstr("&lt;img src=x onerror=alert(1)&gt;"));
+  EXPECT_THAT(r.out, Not(HasSubstr("alert(1)")));  // removed by the cleaner once decoded
+  EXPECT_THAT(r.out, HasSubstr("&lt;img src=y onerror=alert(2)"));
 }
 
 TEST_F(SecurityCliTest, JsonExportKeepsTheExactStrings) {

@@ -103,9 +103,13 @@ void CheckBlocks(const std::string& out, const std::vector<Product>& products, b
       const std::string cite = " [r" + std::to_string(p.kept_reviews[s]) + "]";
       FUZZ_CHECK(StartsWith(line, "- ") && EndsWith(line, cite),
                  std::string(format) + ": sentence line " + Escape(line) + " for " + cite);
+      const std::string_view body =
+          std::string_view(line).substr(2, line.size() - 2 - cite.size());
       if (markdown) {
-        CheckMarkdownInline(std::string_view(line).substr(2, line.size() - 2 - cite.size()),
-                            "markdown sentence");
+        CheckMarkdownInline(body, "markdown sentence");
+      } else {
+        FUZZ_CHECK(body.find_first_of("[]") == std::string_view::npos,
+                   "text: a bracket from the data could forge a citation: " + Escape(line));
       }
       ++bullets;
     }

@@ -192,9 +192,8 @@ void CheckAlsoSaid(const revsum::ProductExport& p, const std::set<int64_t>& flat
 std::string_view CheckAlsoLine(std::string_view line, const revsum::ExportedSentence& a,
                                revsum::CitationStyle citations, const char* format) {
   const std::string_view f = format;
-  const std::string escaped = f == "markdown" ? revsum::MarkdownInline(a.text)
-                              : f == "prompt" ? revsum::PromptInline(a.text)
-                                              : revsum::TerminalSafe(a.text);
+  const std::string escaped =
+      f == "markdown" ? revsum::MarkdownInline(a.text) : revsum::PlainInline(a.text);
   FUZZ_CHECK(StartsWith(line.substr(2), escaped),
              std::string(format) + ": also-said line is not its sentence: " + Escape(line));
   std::string_view text = line.substr(2);
@@ -329,12 +328,13 @@ void CheckTextOrMarkdown(const std::string& out, const std::vector<revsum::Produ
       FUZZ_CHECK(lead != std::string_view::npos,
                  std::string(format) + ": point line " + Escape(line));
       CheckCitation(line, x.review, run.citations, format);
+      std::string_view text = line.substr(2 + lead);
+      if (run.citations != revsum::CitationStyle::kNone) text = text.substr(0, text.rfind(" ["));
       if (markdown) {
-        std::string_view text = line.substr(2 + lead);
-        if (run.citations != revsum::CitationStyle::kNone) {
-          text = text.substr(0, text.rfind(" ["));
-        }
         CheckMarkdownInline(text, "markdown point");
+      } else {
+        FUZZ_CHECK(text.find_first_of("[]") == std::string_view::npos,
+                   "text: a bracket from the data could forge a citation: " + Escape(line));
       }
       ++bullets;
       ++k;

@@ -33,7 +33,9 @@ Per input (fresh database per input), the checks, numbered as in the report line
      (U+202A-U+202E, U+2066-U+2069), valid UTF-8; tab and newline are what the formats write.
      Markdown export (structured, every point fitting the budget): as many headings as products
      with points, as many "- " lines as points and "Also said" sentences in the JSON export (no
-     forged "## " sections or bullets); text export: as many "- " lines too.
+     forged "## " sections or bullets); text export: as many "- " lines too, each with exactly
+     one "[citation]" (the data's brackets read as parentheses); no sentence of the JSON export
+     holds a tag (markup that decoding entities makes is removed as markup).
  (5) peak memory: every ingest's peak RSS (ru_maxrss from wait4, the number GNU time -f %M
      prints) below PEAK_RSS_MB; every summarize and JSON export below SUMMARIZE_RSS_MB.
 
@@ -143,6 +145,10 @@ def db_counts(db):
     (n_rev,), = db_query(db, "SELECT count(*) FROM reviews")
     (n_rej,), = db_query(db, "SELECT count(*) FROM rejects")
     return n_rev, n_rej
+
+
+# A start or end tag, comment or declaration: cleaned review text never holds one.
+TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
 
 
 def bad_output(data):
@@ -306,6 +312,10 @@ class Case:
                 exported_json = []
             expect = (len(exported_json),
                       sum(len(p["points"]) + len(p["also_said"]) for p in exported_json))
+            for p in exported_json:
+                for x in p["points"] + p["also_said"]:
+                    if TAG.search(x["text"]):
+                        self.fail(4, f"export json: markup in a sentence: {x['text'][:80]!r}")
             for fmt in ("text", "markdown"):
                 r = self.call(f"export {fmt}", ["export", "--db", db, "--format", fmt,
                                                 "--budget", "1000000s"])
@@ -316,6 +326,11 @@ class Case:
                 if bullets != expect[1]:
                     self.fail(4, f"export {fmt}: {bullets} '- ' lines, the JSON export has "
                                  f"{expect[1]} points and also-said sentences (forged bullets)")
+                if fmt == "text":
+                    forged = [x for x in lines if x.startswith("- ") and x.count("[") != 1]
+                    if forged:
+                        self.fail(4, f"export text: a bullet without exactly one citation "
+                                     f"(forged): {forged[0][:80]!r}")
                 if fmt == "markdown":
                     heads = sum(1 for x in lines if re.match(r"^ {0,3}#{1,6}(\s|$)", x))
                     if heads != expect[0]:

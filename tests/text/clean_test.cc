@@ -280,6 +280,42 @@ TEST(CleanText, DecodesDoublyEscapedEntities) {
   EXPECT_EQ(CleanText("the &amp;quot;pro&amp;quot; model"), "the \"pro\" model");
 }
 
+TEST(CleanText, RemovesTagsThatDecodingMakes) {
+  // The escaped tag decodes to markup: removed as a raw one would be, not left in the text.
+  EXPECT_EQ(CleanText("Good. &lt;img src=x onerror=alert(1)&gt; Fast."), "Good. Fast.");
+  EXPECT_EQ(CleanText("a &amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt; b"), "a b");
+  EXPECT_EQ(CleanText("tea&lt;br&gt;pot"), "tea pot");
+  // Full-width brackets become ASCII under NFKC.
+  EXPECT_EQ(CleanText("Good \uFF1Cimg src=x onerror=alert(1)\uFF1E kettle"), "Good kettle");
+  // Removing "<b>" joins the rest into a tag.
+  EXPECT_EQ(CleanText("x <<b>img src=x onerror=alert(1)> y"), "x y");
+  // Comparisons and hearts that decoding makes stay text.
+  EXPECT_EQ(CleanText("5 &lt; 6 and 7 &gt; 3, I &lt;3 it"), "5 < 6 and 7 > 3, I <3 it");
+}
+
+TEST(CleanText, MakesMarkupInertWhenNestingOutlastsThePasses) {
+  // Each pass removes one "<b>" and joins the next layer; whatever is left after the passes is made
+  // inert instead of being returned as a tag.
+  // "<<<b>b>img>" needs two passes to become "img>"; this one needs eight.
+  std::string nested = "x ";
+  for (int i = 0; i < 8; ++i) nested += "<";
+  for (int i = 0; i < 7; ++i) nested += "b>";
+  nested += "img src=x onerror=alert(1)> y";
+  const std::string cleaned = CleanText(nested);
+  EXPECT_EQ(cleaned.find("<img"), std::string::npos) << cleaned;
+  EXPECT_EQ(cleaned.find("<b>"), std::string::npos) << cleaned;
+  EXPECT_NE(cleaned.find("img src=x onerror=alert(1)> y"), std::string::npos) << cleaned;
+  EXPECT_EQ(CleanText(cleaned), cleaned);
+}
+
+TEST(CleanWithOffsets, MapsAroundMarkupThatDecodingMakes) {
+  // "ab &lt;i&gt;cd": the decoded tag spans original code points 3..11.
+  const MappedText m = CleanWithOffsets("ab &lt;i&gt;cd");
+  ASSERT_EQ(m.text, U"ab cd");
+  EXPECT_THAT(m.begin, ::testing::ElementsAre(0, 1, 2, 12, 13));
+  EXPECT_THAT(m.end, ::testing::ElementsAre(1, 2, 3, 13, 14));
+}
+
 TEST(CleanText, ReadsNumericReferencesInTheC1RangeAsWindows1252) {
   EXPECT_EQ(CleanText("don&#146;t"), "don\u2019t");
 }

@@ -108,6 +108,9 @@ TEST(MarkdownInline, CannotOpenLinksImagesCodeOrEmphasis) {
   EXPECT_EQ(MarkdownInline("![x](http://e.com/a.png)"), "\\!\\[x\\](http\\://e.com/a.png)");
   EXPECT_EQ(MarkdownInline("`code` *b* _i_ ~~s~~ a|b \\"),
             "\\`code\\` \\*b\\* \\_i\\_ \\~\\~s\\~\\~ a\\|b \\\\");
+  // GFM links an e-mail address, with or without mailto: or xmpp:, unless its '@' is escaped.
+  EXPECT_EQ(MarkdownInline("mail mailto:evil@x.com or evil@x.com, xmpp:me@x.org"),
+            "mail mailto:evil\\@x.com or evil\\@x.com, xmpp:me\\@x.org");
   EXPECT_EQ(MarkdownInline("see www.evil.com or https://evil.com"),
             "see www\\.evil.com or https\\://evil.com");
 }
