@@ -41,6 +41,11 @@ std::string TerminalSafe(std::string_view s);
 // zero-width joiner is part of an emoji.
 std::string ShowInvisibles(std::string_view s);
 
+// A product key (or other identifier from a dump) as an error or warning quotes it:
+// TerminalSafe(ShowInvisibles(key)), and a key longer than 200 bytes is cut there, at a character
+// boundary, with "... (N bytes)" after it, so a 1 MB key cannot flood stderr.
+std::string KeyForMessage(std::string_view key);
+
 // Makes `s` safe as inline content of one markdown line (CommonMark/GFM), e.g. after "## " or
 // "- ". The rendered text reads as `s` does; its markup never takes effect:
 //   - controls, bidi controls, U+2028/U+2029 and newlines become one space; leading and trailing

@@ -100,7 +100,7 @@ Runner Setup(CLI::App& sub) {
     }
     ExportSummaries(*store, options, std::cout, [](const ProductExport& p) {
       if (p.left_out) {
-        std::cerr << "revsum: warning: " << TerminalSafe(ShowInvisibles(p.product))
+        std::cerr << "revsum: warning: " << KeyForMessage(p.product)
                   << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
       }
     });

@@ -69,7 +69,7 @@ Runner Setup(CLI::App& sub) {
     }
     for (const std::string& p : args->products) {
       if (!store->HasProduct(p)) {
-        std::cerr << "revsum search: no product '" << TerminalSafe(p) << "' in "
+        std::cerr << "revsum search: no product '" << KeyForMessage(p) << "' in "
                   << TerminalSafe(args->db) << "\n";
         return kExitFailure;
       }

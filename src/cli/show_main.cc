@@ -222,7 +222,7 @@ Runner Setup(CLI::App& sub) {
       scope = "review";
     }
     if (reviews.empty()) {
-      std::cerr << "revsum show: no product or review '" << TerminalSafe(args->subject) << "' in "
+      std::cerr << "revsum show: no product or review '" << KeyForMessage(args->subject) << "' in "
                 << TerminalSafe(args->db) << "\n";
       return kExitFailure;
     }
@@ -255,7 +255,7 @@ Runner Setup(CLI::App& sub) {
     const size_t total = lines.size();
     if (args->sort == "weight") {
       if (scores.empty()) {
-        std::cerr << "revsum show: no weights for '" << TerminalSafe(args->subject)
+        std::cerr << "revsum show: no weights for '" << KeyForMessage(args->subject)
                   << "': summarize first (revsum summarize --db " << TerminalSafe(args->db)
                   << ")\n";
         return kExitFailure;

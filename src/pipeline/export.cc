@@ -310,10 +310,10 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
                                        const std::string& product, const std::string& what,
                                        const std::string& hint) {
   if (!store.HasProduct(product)) {
-    throw std::runtime_error(store.path() + ": no product '" + product + "'");
+    throw std::runtime_error(store.path() + ": no product '" + KeyForMessage(product) + "'");
   }
   throw std::runtime_error(
-      store.path() + ": product '" + product + "' has no " + what +
+      store.path() + ": product '" + KeyForMessage(product) + "' has no " + what +
       (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
       "; summarise it first" + hint);
 }

@@ -106,6 +106,15 @@ std::string ShowInvisibles(std::string_view s) {
   return out;
 }
 
+std::string KeyForMessage(std::string_view key) {
+  constexpr size_t kShownBytes = 200;
+  if (key.size() <= kShownBytes) return TerminalSafe(ShowInvisibles(key));
+  size_t cut = kShownBytes;
+  while (cut > 0 && (static_cast<uint8_t>(key[cut]) & 0xC0) == 0x80) --cut;  // not mid-character
+  return TerminalSafe(ShowInvisibles(key.substr(0, cut))) + "... (" + std::to_string(key.size()) +
+         " bytes)";
+}
+
 std::string TerminalSafe(std::string_view s) {
   std::string out;
   out.reserve(s.size());

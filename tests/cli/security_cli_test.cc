@@ -223,6 +223,15 @@ TEST_F(SecurityCliTest, MarkdownExportCannotBeForgedByKeysOrSentences) {
   EXPECT_THAT(r.out, HasSubstr("&lt;img src=y onerror=alert(2)"));
 }
 
+TEST_F(SecurityCliTest, AHugeProductKeyIsCutInWarnings) {
+  const std::string key(1 << 20, 'K');
+  MakeStore(Record(key, "Bad kettle. It leaks."));
+  CommandResult r = RunRevsum("export --no-tokens --format prompt --budget 3w --db " + db_);
+  ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+  EXPECT_THAT(r.err, HasSubstr("KKK... (1048576 bytes): left out"));
+  EXPECT_LT(r.err.size(), 1000u);
+}
+
 TEST_F(SecurityCliTest, JsonExportKeepsTheExactStrings) {
   MakeStore(kHostileDump);
   CommandResult r = RunRevsum("export --no-tokens --format json --db " + db_);

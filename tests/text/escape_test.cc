@@ -9,6 +9,17 @@
 namespace revsum {
 namespace {
 
+TEST(KeyForMessage, ShortKeysAreShownWholeAndSafe) {
+  EXPECT_EQ(KeyForMessage("B00\u200B1\x1b[2J"), "B00\\u200b1\\x1b[2J");
+}
+
+TEST(KeyForMessage, LongKeysAreCutAtACharacterWithTheirSize) {
+  EXPECT_EQ(KeyForMessage(std::string(1 << 20, 'K')), std::string(200, 'K') + "... (1048576 bytes)");
+  // 199 ASCII bytes then a 3-byte character across byte 200: cut before it, not inside it.
+  const std::string key = std::string(199, 'a') + "\u7535" + std::string(100, 'b');
+  EXPECT_EQ(KeyForMessage(key), std::string(199, 'a') + "... (302 bytes)");
+}
+
 TEST(ShowInvisibles, KeysThatDifferOnlyByInvisiblesPrintDifferently) {
   EXPECT_EQ(ShowInvisibles("B00\u200B1"), "B00\\u200b1");
   EXPECT_EQ(ShowInvisibles("B001\uFEFF"), "B001\\ufeff");
