@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sqlite3.h>
+#include <sys/statvfs.h>
 
 #include <cstdint>
 #include <optional>
@@ -13,10 +14,30 @@
 
 namespace revsum::store_internal {
 
+// For an I/O error, a full disk or a damaged page: how much room the store's folder has left, as
+// " (the disk holding it has 12,288 bytes free)"; "" otherwise. A full disk shows up as any of
+// the three (SQLite cannot grow its -wal or map its -shm), and the message alone does not say
+// that the store itself may be healthy.
+inline std::string DiskRoomNote(sqlite3* db, const char* file) {
+  const int primary = sqlite3_extended_errcode(db) & 0xFF;
+  if (primary != SQLITE_IOERR && primary != SQLITE_FULL && primary != SQLITE_CORRUPT) return "";
+  std::string folder = file && *file ? file : ".";
+  const size_t slash = folder.rfind('/');
+  folder = slash == std::string::npos ? "." : slash == 0 ? "/" : folder.substr(0, slash);
+  struct statvfs fs;
+  if (statvfs(folder.c_str(), &fs) != 0) return "";
+  const auto free_bytes = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+  std::string n = std::to_string(free_bytes);
+  for (int i = static_cast<int>(n.size()) - 3; i > 0; i -= 3) n.insert(static_cast<size_t>(i), ",");
+  return " (the disk holding it has " + n + " bytes free" +
+         (free_bytes < (1u << 20) ? ": it is full; free some space and run the command again)"
+                                  : ")");
+}
+
 [[noreturn]] inline void Fail(sqlite3* db, std::string_view what) {
   const char* file = sqlite3_db_filename(db, "main");
   throw StoreError(std::string(file && *file ? file : "(database)") + ": " + std::string(what) +
-                   ": " + sqlite3_errmsg(db));
+                   ": " + sqlite3_errmsg(db) + DiskRoomNote(db, file));
 }
 
 class Statement {

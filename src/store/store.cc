@@ -408,7 +408,8 @@ void ReviewStore::Exec(const char* sql) {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "";
     sqlite3_free(err);
-    throw StoreError(path_ + ": " + sql + ": " + msg);
+    throw StoreError(path_ + ": " + sql + ": " + msg +
+                     store_internal::DiskRoomNote(db_, sqlite3_db_filename(db_, "main")));
   }
 }
 

@@ -103,6 +103,25 @@ TEST_F(StoreTest, RefusesDatabaseFromNewerRevsum) {
   }
 }
 
+TEST_F(StoreTest, AFullStoreSaysHowMuchRoomItsDiskHas) {
+  // SQLite's page limit stands in for a full disk: the same SQLITE_FULL a full disk gives.
+  auto store = ReviewStore::Open(path_);
+  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  ASSERT_EQ(sqlite3_exec(store->handle(), "PRAGMA max_page_count = 40", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  try {
+    for (int i = 0; i < 2000; ++i) {
+      const std::string text = "Review number " + std::to_string(i) + std::string(400, 'x') + ".";
+      store->AddReview(src, MakeReview("B1", "r" + std::to_string(i), text), OneSentence(text));
+    }
+    store->Flush();
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("database or disk is full"));
+    EXPECT_THAT(e.what(), HasSubstr("bytes free"));
+  }
+}
+
 TEST_F(StoreTest, SameReviewTwiceIsStoredOnce) {
   auto store = ReviewStore::Open(path_);
   int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
