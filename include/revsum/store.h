@@ -45,7 +45,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
@@ -211,10 +211,13 @@ class ReviewStore {
   };
   // `range` widened by `rating` (set by the first).
   static void Widen(std::optional<RatingRange>& range, double rating);
-  // Records the counts of the latest ingest of a source, and the range of the ratings its
-  // records carry (unioned with the range of earlier ingests of the same path).
+  // Records the counts of the latest ingest of part `shard` of `shards` of a source (1 of 1: the
+  // whole dump; see IngestShard), and the range of the ratings its records carry (unioned with
+  // the range of earlier ingests of the same path). The source's counts are then its parts'
+  // (table source_parts): the newest complete set of parts, summed.
   void FinishSource(int64_t source_id, uint64_t records, uint64_t ingested, uint64_t duplicates,
-                    uint64_t rejected, const std::optional<RatingRange>& ratings = std::nullopt);
+                    uint64_t rejected, const std::optional<RatingRange>& ratings = std::nullopt,
+                    uint32_t shard = 1, uint32_t shards = 1);
   // Adds a review and its sentences. Returns false, and stores nothing, when a review with the
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);

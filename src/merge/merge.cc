@@ -168,7 +168,7 @@ class Merger {
     MergePoints();
     MergeOpinionModels();
     FinishRuns();
-    AddSourceCounts();
+    MergeSourceCounts();
     return counts_;
   }
 
@@ -291,38 +291,49 @@ class Merger {
     }
   }
 
-  // Sources the output had before: the input's counts are added unless the input brought nothing
-  // at all, i.e. it was merged before (a shard's counts cover only its own records, so the shards'
-  // counts add up to one store's).
-  void AddSourceCounts() {
-    const MergeCounts& c = counts_;
-    if (c.sources + c.products + c.reviews + c.sentences + c.rejects + c.runs + c.scores +
-            c.summaries ==
-        0) {
-      return;
+  // The input's parts of each dump (source_parts: what each shard's ingest counted), the newest
+  // kept where both stores have a part; then every source's counts derived from its parts
+  // (RecountSource), so a complete set of shards counts its dump once, and merging a store twice,
+  // or shards of /2 and /3, counts nothing twice. Sources the output had before also take the
+  // input's latest ingest time, 'ingesting' status and rating range (the union: every shard saw
+  // the whole dump).
+  void MergeSourceCounts() {
+    Query part(out_,
+               "INSERT INTO source_parts(source_id, shard, shards, records, ingested, duplicates, "
+               "rejected, ingested_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) "
+               "ON CONFLICT(source_id, shard, shards) DO UPDATE SET records = excluded.records, "
+               "ingested = excluded.ingested, duplicates = excluded.duplicates, "
+               "rejected = excluded.rejected, ingested_at = excluded.ingested_at "
+               "WHERE coalesce(excluded.ingested_at, '') > coalesce(ingested_at, '')");
+    Query parts(in_,
+                "SELECT source_id, shard, shards, records, ingested, duplicates, rejected, "
+                "ingested_at FROM source_parts");
+    while (parts.Step()) {
+      part.Bind(1, SourceId(parts.Int(0)));
+      for (int c = 2; c <= 8; ++c) part.BindValue(c, parts, c - 1);
+      part.Run();
     }
-    Query add(out_,
-              "UPDATE sources SET records = records + ?2, ingested = ingested + ?3, "
-              "duplicates = duplicates + ?4, rejected = rejected + ?5, "
-              "ingested_at = max(coalesce(ingested_at, ''), coalesce(?6, '')), "
-              "status = CASE WHEN ?7 = 'ingesting' THEN 'ingesting' ELSE status END, "
-              // The dump's rating range: the union (every shard saw the whole dump).
-              "rating_min = CASE WHEN ?8 IS NULL THEN rating_min "
-              "ELSE min(coalesce(rating_min, ?8), ?8) END, "
-              "rating_max = CASE WHEN ?9 IS NULL THEN rating_max "
-              "ELSE max(coalesce(rating_max, ?9), ?9) END, "
-              "rating_labels = CASE WHEN ?10 IS NULL THEN rating_labels "
-              "ELSE coalesce(rating_labels, 1) AND ?10 END "
-              "WHERE id = ?1");
+    Query update(out_,
+                 "UPDATE sources SET "
+                 "ingested_at = max(coalesce(ingested_at, ''), coalesce(?2, '')), "
+                 "status = CASE WHEN ?3 = 'ingesting' THEN 'ingesting' ELSE status END, "
+                 "rating_min = CASE WHEN ?4 IS NULL THEN rating_min "
+                 "ELSE min(coalesce(rating_min, ?4), ?4) END, "
+                 "rating_max = CASE WHEN ?5 IS NULL THEN rating_max "
+                 "ELSE max(coalesce(rating_max, ?5), ?5) END, "
+                 "rating_labels = CASE WHEN ?6 IS NULL THEN rating_labels "
+                 "ELSE coalesce(rating_labels, 1) AND ?6 END "
+                 "WHERE id = ?1");
     Query q(in_,
-            "SELECT id, records, ingested, duplicates, rejected, ingested_at, status, rating_min, "
-            "rating_max, rating_labels FROM sources");
+            "SELECT id, ingested_at, status, rating_min, rating_max, rating_labels FROM sources");
     while (q.Step()) {
       const SourceState& state = sources_[q.Int(0)];
-      if (!state.existed) continue;
-      add.Bind(1, state.out_id);
-      for (int c = 2; c <= 10; ++c) add.BindValue(c, q, c - 1);
-      add.Run();
+      if (state.existed) {
+        update.Bind(1, state.out_id);
+        for (int c = 2; c <= 6; ++c) update.BindValue(c, q, c - 1);
+        update.Run();
+      }
+      store_internal::RecountSource(out_, state.out_id);
     }
   }
 

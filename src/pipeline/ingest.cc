@@ -345,7 +345,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
   if (source_id < 0)
     source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
   store.FinishSource(source_id, counts.read - counts.other_shard, counts.ingested,
-                     counts.duplicates, counts.rejected, ratings);
+                     counts.duplicates, counts.rejected, ratings, shard.index, shard.count);
   report(last_bytes);
   return counts;
 }

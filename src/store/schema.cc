@@ -351,9 +351,32 @@ constexpr const char* kMigration9 = R"sql(
 ALTER TABLE summaries ADD COLUMN reviews_covered INTEGER;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3,
-                                       kMigration4, kMigration5, kMigration6,
-                                       kMigration7, kMigration8, kMigration9};
+// Version 10: a dump's counts per part. An ingest with --shard K/N reads the whole dump but
+// counts only its part; merging the shard stores gathers the parts, and sources' counts are
+// derived from them (RecountSource): a complete set of parts counts the dump once, a part merged
+// twice or re-ingested is counted once (the newest), and shard sets of different N do not add up.
+// shard = shards = 1: the whole dump; 0/0: counts of a store from before schema 10 (origin unknown).
+constexpr const char* kMigration10 = R"sql(
+CREATE TABLE source_parts (
+  source_id   INTEGER NOT NULL REFERENCES sources(id),
+  shard       INTEGER NOT NULL,              -- K of --shard K/N; 1 for the whole dump
+  shards      INTEGER NOT NULL,              -- N; 1 for the whole dump
+  records     INTEGER NOT NULL DEFAULT 0,    -- the part's records read by its latest ingest
+  ingested    INTEGER NOT NULL DEFAULT 0,
+  duplicates  INTEGER NOT NULL DEFAULT 0,
+  rejected    INTEGER NOT NULL DEFAULT 0,
+  ingested_at TEXT,
+  PRIMARY KEY (source_id, shard, shards)
+) WITHOUT ROWID;
+INSERT INTO source_parts(source_id, shard, shards, records, ingested, duplicates, rejected,
+                         ingested_at)
+  SELECT id, 0, 0, records, ingested, duplicates, rejected, ingested_at FROM sources
+  WHERE ingested_at IS NOT NULL;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
+                                       kMigration5, kMigration6, kMigration7, kMigration8,
+                                       kMigration9, kMigration10};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

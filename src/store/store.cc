@@ -10,6 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <set>
+#include <string>
 #include <ctime>
 #include <thread>
 #include <type_traits>
@@ -454,6 +457,50 @@ void ReviewStore::Rollback() {
   if (stmts_) stmts_->product_ids.clear();  // ids of rolled-back products are gone
 }
 
+namespace store_internal {
+
+void RecountSource(sqlite3* db, int64_t source_id) {
+  struct Set {
+    std::set<int64_t> parts;  // K present
+    std::string newest;       // latest ingested_at of its parts
+    int64_t counts[4] = {0, 0, 0, 0};
+  };
+  std::map<int64_t, Set> sets;  // by N
+  Statement q(db,
+              "SELECT shard, shards, records, ingested, duplicates, rejected, "
+              "coalesce(ingested_at, '') FROM source_parts WHERE source_id = ?1");
+  q.Bind(1, source_id);
+  while (q.Step()) {
+    Set& set = sets[q.Int(1)];
+    set.parts.insert(q.Int(0));
+    for (int c = 0; c < 4; ++c) set.counts[c] += q.Int(2 + c);
+    set.newest = std::max(set.newest, q.Text(6));
+  }
+  if (sets.empty()) return;
+  // Coverage of the dump: K present / N (a 0/0 set, counts from before schema 10, is whole).
+  const auto coverage = [](int64_t n, const Set& set) {
+    return n <= 0 ? 1.0 : static_cast<double>(set.parts.size()) / static_cast<double>(n);
+  };
+  const Set* best = nullptr;
+  double best_coverage = -1;
+  for (const auto& [n, set] : sets) {
+    const double c = std::min(coverage(n, set), 1.0);
+    if (best == nullptr || c > best_coverage ||
+        (c == best_coverage && set.newest > best->newest)) {
+      best = &set;
+      best_coverage = c;
+    }
+  }
+  Statement up(db,
+               "UPDATE sources SET records = ?2, ingested = ?3, duplicates = ?4, rejected = ?5 "
+               "WHERE id = ?1");
+  up.Bind(1, source_id);
+  for (int c = 0; c < 4; ++c) up.Bind(2 + c, best->counts[c]);
+  up.Run();
+}
+
+}  // namespace store_internal
+
 int64_t ReviewStore::AddSource(const std::string& path, const std::string& format,
                                uint64_t size_bytes) {
   Begin();
@@ -486,18 +533,28 @@ void ReviewStore::Widen(std::optional<RatingRange>& range, double rating) {
 
 void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ingested,
                                uint64_t duplicates, uint64_t rejected,
-                               const std::optional<RatingRange>& ratings) {
+                               const std::optional<RatingRange>& ratings, uint32_t shard,
+                               uint32_t shards) {
   Begin();
-  Statement st(db_,
-               "UPDATE sources SET records = ?2, ingested = ?3, duplicates = ?4, rejected = ?5, "
-               "ingested_at = ?6, status = 'done' WHERE id = ?1");
-  st.Bind(1, source_id)
-      .Bind(2, static_cast<int64_t>(records))
-      .Bind(3, static_cast<int64_t>(ingested))
-      .Bind(4, static_cast<int64_t>(duplicates))
-      .Bind(5, static_cast<int64_t>(rejected))
-      .Bind(6, NowUtc())
+  const std::string now = NowUtc();
+  Statement part(db_,
+                 "INSERT INTO source_parts(source_id, shard, shards, records, ingested, "
+                 "duplicates, rejected, ingested_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+                 "ON CONFLICT(source_id, shard, shards) DO UPDATE SET records = excluded.records, "
+                 "ingested = excluded.ingested, duplicates = excluded.duplicates, "
+                 "rejected = excluded.rejected, ingested_at = excluded.ingested_at");
+  part.Bind(1, source_id)
+      .Bind(2, static_cast<int64_t>(shard))
+      .Bind(3, static_cast<int64_t>(shards))
+      .Bind(4, static_cast<int64_t>(records))
+      .Bind(5, static_cast<int64_t>(ingested))
+      .Bind(6, static_cast<int64_t>(duplicates))
+      .Bind(7, static_cast<int64_t>(rejected))
+      .Bind(8, now)
       .Run();
+  Statement st(db_, "UPDATE sources SET ingested_at = ?2, status = 'done' WHERE id = ?1");
+  st.Bind(1, source_id).Bind(2, now).Run();
+  store_internal::RecountSource(db_, source_id);
   if (ratings) {
     // The union with what earlier ingests of this path saw (min/max of NULL and x is NULL in
     // SQL, hence coalesce).

@@ -150,6 +150,9 @@ std::vector<std::string> SearchTexts(ReviewStore& store, const std::string& quer
   return texts;
 }
 
+void BuildShard(const std::string& path, const std::vector<std::string>& dumps, IngestShard shard,
+                bool summarize);
+
 class MergeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -227,6 +230,46 @@ TEST_F(MergeTest, MergingTheSameInputTwiceAddsNothing) {
   EXPECT_EQ(Contents(*out), before);
   EXPECT_EQ(Rows(*out, "SELECT count(*) FROM sentences_fts"),
             Rows(*out, "SELECT count(*) FROM sentences"));
+}
+
+TEST_F(MergeTest, OverlappingShardSetsAndReMergesCountEachDumpOnce) {
+  // The /3 shards (SetUp), the /2 shards of the same dumps summarised another way (so they bring
+  // runs of their own), and the /3 shards again: the dump's records and rejects are one store's,
+  // not 2x (the /2 set added to the /3 set) or 3x.
+  std::vector<std::string> halves;
+  for (uint32_t k = 1; k <= 2; ++k) {
+    halves.push_back(dir_ / ("half" + std::to_string(k) + ".db"));
+    BuildShard(halves.back(), dumps_, {k, 2}, false);
+    auto half = ReviewStore::Open(halves.back());
+    RunOptions options = Lexical();
+    options.review_scope = false;
+    SummarizeStore(*half, options);
+  }
+  auto out = ReviewStore::Open(dir_ / "all.db");
+  for (const std::string& shard : shards_) MergeStore(*out, shard);
+  for (const std::string& half : halves) MergeStore(*out, half);
+  for (const std::string& shard : shards_) MergeStore(*out, shard);
+  auto one = ReviewStore::Open(dir_ / "one.db");
+  EXPECT_EQ(Contents(*out).at("sources"), Contents(*one).at("sources"));
+  // One shard alone says it counts a part: its own records, not the dump's.
+  auto part = ReviewStore::Open(dir_ / "part.db");
+  MergeStore(*part, shards_[0]);
+  EXPECT_EQ(Rows(*part, "SELECT sum(records) FROM sources"),
+            std::vector<std::string>{
+                std::to_string(shard_counts_[0].read - shard_counts_[0].other_shard)});
+}
+
+TEST_F(MergeTest, ShardsIngestedIntoOneStoreCountTheWholeDump) {
+  // --shard 1/3, 2/3 and 3/3 of the same dumps into one store: its counts are one ingest's.
+  auto store = ReviewStore::Open(dir_ / "parts.db");
+  for (uint32_t k = 1; k <= 3; ++k) {
+    IngestOptions options;
+    options.shard = {k, 3};
+    for (const std::string& dump : dumps_) IngestFile(*store, dump, options);
+  }
+  auto one = ReviewStore::Open(dir_ / "one.db");
+  EXPECT_EQ(Rows(*store, "SELECT path, records, rejected FROM sources ORDER BY path"),
+            Rows(*one, "SELECT path, records, rejected FROM sources ORDER BY path"));
 }
 
 TEST_F(MergeTest, InputsAreNotModified) {
