@@ -130,14 +130,25 @@ std::string_view PolarityName(Polarity p);
 //   within [1, 5]                   -> stars:    v = (r - 3) / 2
 //   within [0, 10]                  -> tenths:   v = (r - 5.5) / 4.5, clamped
 //   anything else (e.g. 0-100)      -> [min, max] mapped linearly onto [-1, 1]
+// With RatingCounts (a dump's, recorded at ingest), a few ratings outside a scale do not stretch
+// it: stars or tenths hold the dump when all but 1 % of its ratings (at least one) lie in them,
+// and the outliers are clamped onto the scale by Normalise. One record rated 100 in a 1-5 dump
+// no longer makes every other rating read as a complaint.
 struct RatingScale {
   double min = 1, max = 5;
   enum class Kind { kLabels, kStars, kTen, kLinear } kind = Kind::kStars;
   double Normalise(double rating) const;  // clamped to [-1, 1]
   std::string Describe() const;           // "labels 0/1", "stars 1-5", "1-10", "linear a-b"
 };
+// How many of a dump's ratings lie in each standard scale; count 0 when not known.
+struct RatingCounts {
+  uint64_t count = 0;   // ratings read
+  uint64_t stars = 0;   // in [1, 5]
+  uint64_t tenths = 0;  // in [0, 10]
+};
 // The scale of ratings observed in [lo, hi]; `labels_only` when every rating was 0 or 1.
-RatingScale DetectRatingScale(double lo, double hi, bool labels_only);
+RatingScale DetectRatingScale(double lo, double hi, bool labels_only,
+                              const RatingCounts& counts = {});
 
 // Polarity word lists (models/polarity/<lang>.txt), and aspect terms (<lang>-aspects.txt). Format:
 // UTF-8; '#' starts a comment line; sections "[positive]", "[negative]", "[negator]",

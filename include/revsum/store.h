@@ -204,10 +204,12 @@ class ReviewStore {
   // --- ingest -------------------------------------------------------------------------------
   // Registers (or finds) a dump by path; returns its id.
   int64_t AddSource(const std::string& path, const std::string& format, uint64_t size_bytes);
-  // A range of ratings: {min, max, every rating 0 or 1}.
+  // A range of ratings: {min, max, every rating 0 or 1}, and how many lie in each standard scale
+  // (RatingCounts, points.h: recorded per dump by ingest since schema 10, zero where unknown).
   struct RatingRange {
     double min = 0, max = 0;
     bool labels_only = false;
+    uint64_t count = 0, stars = 0, tenths = 0;
   };
   // `range` widened by `rating` (set by the first).
   static void Widen(std::optional<RatingRange>& range, double rating);

@@ -182,11 +182,13 @@ class Merger {
     Query find(out_, "SELECT id FROM sources WHERE path = ?1");
     Query insert(out_,
                  "INSERT INTO sources(path, format, size_bytes, records, ingested, duplicates, "
-                 "rejected, ingested_at, status, rating_min, rating_max, rating_labels) "
-                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
+                 "rejected, ingested_at, status, rating_min, rating_max, rating_labels, "
+                 "rating_count, rating_stars, rating_tenths) "
+                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)");
     Query q(in_,
             "SELECT id, path, format, size_bytes, records, ingested, duplicates, rejected, "
-            "ingested_at, status, rating_min, rating_max, rating_labels FROM sources ORDER BY id");
+            "ingested_at, status, rating_min, rating_max, rating_labels, rating_count, "
+            "rating_stars, rating_tenths FROM sources ORDER BY id");
     while (q.Step()) {
       SourceState state;
       find.Bind(1, q.Text(1));
@@ -196,7 +198,7 @@ class Merger {
         find.Reset();
       } else {
         find.Reset();
-        for (int c = 1; c <= 12; ++c) insert.BindValue(c, q, c);
+        for (int c = 1; c <= 15; ++c) insert.BindValue(c, q, c);
         insert.Run();
         state.out_id = sqlite3_last_insert_rowid(out_);
         ++counts_.sources;
@@ -315,6 +317,13 @@ class Merger {
     }
     Query update(out_,
                  "UPDATE sources SET "
+                 // The rating counts of the newer ingest (each read the whole dump).
+                 "rating_count = CASE WHEN coalesce(?2, '') > coalesce(ingested_at, '') "
+                 "THEN ?7 ELSE rating_count END, "
+                 "rating_stars = CASE WHEN coalesce(?2, '') > coalesce(ingested_at, '') "
+                 "THEN ?8 ELSE rating_stars END, "
+                 "rating_tenths = CASE WHEN coalesce(?2, '') > coalesce(ingested_at, '') "
+                 "THEN ?9 ELSE rating_tenths END, "
                  "ingested_at = max(coalesce(ingested_at, ''), coalesce(?2, '')), "
                  "status = CASE WHEN ?3 = 'ingesting' THEN 'ingesting' ELSE status END, "
                  "rating_min = CASE WHEN ?4 IS NULL THEN rating_min "
@@ -325,12 +334,13 @@ class Merger {
                  "ELSE coalesce(rating_labels, 1) AND ?6 END "
                  "WHERE id = ?1");
     Query q(in_,
-            "SELECT id, ingested_at, status, rating_min, rating_max, rating_labels FROM sources");
+            "SELECT id, ingested_at, status, rating_min, rating_max, rating_labels, rating_count, "
+            "rating_stars, rating_tenths FROM sources");
     while (q.Step()) {
       const SourceState& state = sources_[q.Int(0)];
       if (state.existed) {
         update.Bind(1, state.out_id);
-        for (int c = 2; c <= 6; ++c) update.BindValue(c, q, c - 1);
+        for (int c = 2; c <= 9; ++c) update.BindValue(c, q, c - 1);
         update.Run();
       }
       store_internal::RecountSource(out_, state.out_id);

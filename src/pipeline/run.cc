@@ -594,7 +594,8 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   const PolarityLexicon lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
   SourceScales scales;
   for (const auto& [path, range] : store.SourceRatings()) {
-    scales[path] = DetectRatingScale(range.min, range.max, range.labels_only);
+    scales[path] = DetectRatingScale(range.min, range.max, range.labels_only,
+                                     {range.count, range.stars, range.tenths});
   }
   const SeedSet cjk_seeds =
       options.cjk_seeds_path.empty() ? seeds : LoadSeeds(options.cjk_seeds_path);

@@ -63,15 +63,21 @@ std::string RatingScale::Describe() const {
   return "";
 }
 
-RatingScale DetectRatingScale(double lo, double hi, bool labels_only) {
+RatingScale DetectRatingScale(double lo, double hi, bool labels_only,
+                              const RatingCounts& counts) {
   RatingScale s;
   s.min = lo;
   s.max = hi;
+  // Ratings a scale may leave outside: none without counts, else 1 % of them (at least one).
+  const uint64_t outliers = counts.count == 0 ? 0 : std::max<uint64_t>(1, counts.count / 100);
+  const auto holds = [&](bool in_range, uint64_t inside) {
+    return in_range || (counts.count > 0 && counts.count - std::min(inside, counts.count) <= outliers);
+  };
   if (labels_only) {
     s.kind = RatingScale::Kind::kLabels;
-  } else if (lo >= 1 && hi <= 5) {
+  } else if (holds(lo >= 1 && hi <= 5, counts.stars)) {
     s.kind = RatingScale::Kind::kStars;
-  } else if (lo >= 0 && hi <= 10) {
+  } else if (holds(lo >= 0 && hi <= 10, counts.tenths)) {
     s.kind = RatingScale::Kind::kTen;
   } else {
     s.kind = RatingScale::Kind::kLinear;

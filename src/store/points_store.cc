@@ -117,10 +117,17 @@ std::optional<ReviewStore::RatingRange> ReviewStore::Ratings(const std::string& 
 std::unordered_map<std::string, ReviewStore::RatingRange> ReviewStore::SourceRatings() {
   Flush();
   Statement q(db_,
-              "SELECT path, rating_min, rating_max, rating_labels FROM sources "
-              "WHERE rating_min IS NOT NULL AND rating_max IS NOT NULL");
+              "SELECT path, rating_min, rating_max, rating_labels, rating_count, rating_stars, "
+              "rating_tenths FROM sources WHERE rating_min IS NOT NULL AND rating_max IS NOT NULL");
   std::unordered_map<std::string, RatingRange> out;
-  while (q.Step()) out[q.Text(0)] = RatingRange{q.Double(1), q.Double(2), q.Int(3) != 0};
+  while (q.Step()) {
+    out[q.Text(0)] = RatingRange{q.Double(1),
+                                 q.Double(2),
+                                 q.Int(3) != 0,
+                                 static_cast<uint64_t>(q.Int(4)),
+                                 static_cast<uint64_t>(q.Int(5)),
+                                 static_cast<uint64_t>(q.Int(6))};
+  }
   q.Reset();
   return out;
 }

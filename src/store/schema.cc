@@ -356,6 +356,7 @@ ALTER TABLE summaries ADD COLUMN reviews_covered INTEGER;
 // derived from them (RecountSource): a complete set of parts counts the dump once, a part merged
 // twice or re-ingested is counted once (the newest), and shard sets of different N do not add up.
 // shard = shards = 1: the whole dump; 0/0: counts of a store from before schema 10 (origin unknown).
+// And the dump's ratings per standard scale.
 constexpr const char* kMigration10 = R"sql(
 CREATE TABLE source_parts (
   source_id   INTEGER NOT NULL REFERENCES sources(id),
@@ -372,6 +373,11 @@ INSERT INTO source_parts(source_id, shard, shards, records, ingested, duplicates
                          ingested_at)
   SELECT id, 0, 0, records, ingested, duplicates, rejected, ingested_at FROM sources
   WHERE ingested_at IS NOT NULL;
+-- How many of the dump's ratings (the latest ingest's, every record read) lie in the standard
+-- scales, so that a few outliers do not stretch the dump's scale (DetectRatingScale). 0: unknown.
+ALTER TABLE sources ADD COLUMN rating_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sources ADD COLUMN rating_stars INTEGER NOT NULL DEFAULT 0;   -- in [1, 5]
+ALTER TABLE sources ADD COLUMN rating_tenths INTEGER NOT NULL DEFAULT 0;  -- in [0, 10]
 )sql";
 
 constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,

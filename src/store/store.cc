@@ -524,11 +524,14 @@ void ReviewStore::Widen(std::optional<RatingRange>& range, double rating) {
   const bool label = rating == 0 || rating == 1;
   if (!range) {
     range = RatingRange{rating, rating, label};
-    return;
+  } else {
+    range->min = std::min(range->min, rating);
+    range->max = std::max(range->max, rating);
+    range->labels_only = range->labels_only && label;
   }
-  range->min = std::min(range->min, rating);
-  range->max = std::max(range->max, rating);
-  range->labels_only = range->labels_only && label;
+  ++range->count;
+  range->stars += rating >= 1 && rating <= 5;
+  range->tenths += rating >= 0 && rating <= 10;
 }
 
 void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ingested,
@@ -556,16 +559,20 @@ void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ing
   st.Bind(1, source_id).Bind(2, now).Run();
   store_internal::RecountSource(db_, source_id);
   if (ratings) {
-    // The union with what earlier ingests of this path saw (min/max of NULL and x is NULL in
-    // SQL, hence coalesce).
+    // The range: the union with what earlier ingests of this path saw (min/max of NULL and x is
+    // NULL in SQL, hence coalesce). The counts: this ingest's, which read the whole dump.
     Statement r(db_,
                 "UPDATE sources SET rating_min = min(coalesce(rating_min, ?2), ?2), "
                 "rating_max = max(coalesce(rating_max, ?3), ?3), "
-                "rating_labels = coalesce(rating_labels, 1) AND ?4 WHERE id = ?1");
+                "rating_labels = coalesce(rating_labels, 1) AND ?4, rating_count = ?5, "
+                "rating_stars = ?6, rating_tenths = ?7 WHERE id = ?1");
     r.Bind(1, source_id)
         .Bind(2, ratings->min)
         .Bind(3, ratings->max)
         .Bind(4, static_cast<int64_t>(ratings->labels_only))
+        .Bind(5, static_cast<int64_t>(ratings->count))
+        .Bind(6, static_cast<int64_t>(ratings->stars))
+        .Bind(7, static_cast<int64_t>(ratings->tenths))
         .Run();
   }
   Flush();

@@ -151,6 +151,21 @@ TEST(RatingScale, DetectsAndNormalises) {
   EXPECT_DOUBLE_EQ(hundred.Normalise(50), 0);
 }
 
+TEST(RatingScale, AFewOutliersDoNotStretchTheDumpsScale) {
+  // 400 star ratings and one 100: still stars, and the 100 reads as the top of the scale.
+  const RatingScale stars = DetectRatingScale(1, 100, false, {401, 400, 400});
+  EXPECT_EQ(stars.kind, RatingScale::Kind::kStars);
+  EXPECT_DOUBLE_EQ(stars.Normalise(2), -0.5);
+  EXPECT_DOUBLE_EQ(stars.Normalise(100), 1);
+  // Ratings 0-10 with two outliers in 300: tenths.
+  EXPECT_EQ(DetectRatingScale(0, 1e6, false, {300, 120, 298}).kind, RatingScale::Kind::kTen);
+  // More than 1 % outside: the range decides, as without counts.
+  EXPECT_EQ(DetectRatingScale(1, 100, false, {100, 90, 90}).kind, RatingScale::Kind::kLinear);
+  // Small dumps may have one.
+  EXPECT_EQ(DetectRatingScale(1, 100, false, {10, 9, 9}).kind, RatingScale::Kind::kStars);
+  EXPECT_EQ(DetectRatingScale(1, 100, false, {10, 8, 8}).kind, RatingScale::Kind::kLinear);
+}
+
 // A scope of 3 topics in orthogonal directions (plus noise-free paraphrases): e0 x5 reviews,
 // e1 x3 reviews, e2 x1 review.
 struct Fixture {
