@@ -4,15 +4,19 @@
 //
 // Everything is matched by its natural key, never by internal id, and every internal id is
 // remapped to the output's:
-//   sources    by path; their counts (records, ingested, duplicates, rejected) are summed
+//   sources    by path; their counts (records, ingested, duplicates, rejected) are derived from
+//              the parts (source_parts) the inputs' ingests counted: the newest complete set of
+//              shard parts, summed, so a dump is counted once however often or in how many
+//              overlapping shard sets it is merged
 //   products   by key
 //   reviews    by content_hash (ReviewContentHash); source_id and product_id remapped
 //   sentences  with their review (remapped review_id), in input id order, each added to the
 //              full-text index (sentences_fts) as the store indexes it (revsum_fts_text)
 //   rejects    by content_hash
 //   runs       by key: a run present in several inputs becomes one run; its heads are the union
-//              of the inputs' (head weights re-laid out by head name), it is finished only when
-//              every input that has it finished it, and its snapshot_review_id becomes the
+//              of the inputs' (head weights re-laid out by head name), it is finished when any
+//              input that has it finished it (an interrupted shard does not hide the others'
+//              summaries; MergeCounts::interrupted_runs says so), and its snapshot_review_id becomes the
 //              output's highest review id after the merge. What each product summary covered
 //              is kept with it (summaries.reviews_covered, the product's reviews the input's run
 //              read), so `summarize` re-scores every product whose merged reviews are not
@@ -22,11 +26,7 @@
 //   summaries  remapped run_id; a review-scope subject (a review id) and every id of sentence_ids
 //              are remapped; a product-scope subject is the product key
 // Rows already in the output win: a review, reject, score or summary that the output has (same
-// natural key) is not replaced, so merging the same input twice adds nothing. A source's counts
-// are added unless the input brings no row at all that the output lacks (it was merged before):
-// shard stores count only their own records (IngestOptions::shard), so the merged counts equal
-// those of one store. Limit: an input that is not a repeat but whose every row the output already
-// has (say, a copy of a merged store under another name) adds no counts either.
+// natural key) is not replaced, so merging the same input twice adds nothing.
 //
 // Inputs are opened read-only and never modified. Each input is merged in one write transaction
 // on the output: a failure or a kill mid-way leaves the output as it was before that input.
@@ -44,6 +44,9 @@ namespace revsum {
 struct MergeCounts {
   int64_t sources = 0, products = 0, reviews = 0, sentences = 0, rejects = 0, runs = 0, scores = 0,
           summaries = 0;
+  // Runs finished on one side (output or input) and interrupted on the other: readable after the
+  // merge, with the products the interrupted side had not reached left for `summarize`.
+  int64_t interrupted_runs = 0;
 
   MergeCounts& operator+=(const MergeCounts& o);
 };

@@ -34,6 +34,12 @@ Runner Setup(CLI::App& sub) {
                   << Thousands(c.sentences) << " sentences, " << Thousands(c.rejects)
                   << " rejects, " << Thousands(c.summaries) << " summaries\n";
       }
+      if (c.interrupted_runs) {
+        std::cerr << "revsum: warning: " << TerminalSafe(input) << ": " << c.interrupted_runs
+                  << " run(s) finished on one side and interrupted on the other: the merged "
+                     "run is readable, and `revsum summarize` with the same options summarises "
+                     "the products it had not reached\n";
+      }
       total += c;
     }
     std::cout << "merged " << args->inputs.size() << " stores\tsources " << total.sources

@@ -24,6 +24,7 @@ MergeCounts& MergeCounts::operator+=(const MergeCounts& o) {
   runs += o.runs;
   scores += o.scores;
   summaries += o.summaries;
+  interrupted_runs += o.interrupted_runs;
   return *this;
 }
 
@@ -358,11 +359,14 @@ class Merger {
     Query insert(out_,
                  "INSERT INTO runs(key, params, embedder, model_hash, heads, started_at, "
                  "finished_at) VALUES (?1,?2,?3,?4,?5,?6,?7)");
-    // Finished only when finished in both; started at the earlier start.
+    // Finished when finished in either, so that an interrupted shard does not hide the finished
+    // ones: the products its run had not reached have no summary, and the next summarize
+    // re-scores them (reviews_covered) as it does after an interrupted incremental run. Started
+    // at the earlier start.
     Query update(out_,
-                 "UPDATE runs SET heads = ?2, finished_at = CASE WHEN finished_at IS NULL OR ?3 "
-                 "IS NULL THEN NULL ELSE max(finished_at, ?3) END, started_at = min(started_at, "
-                 "?4) WHERE id = ?1");
+                 "UPDATE runs SET heads = ?2, finished_at = CASE WHEN finished_at IS NULL THEN ?3 "
+                 "WHEN ?3 IS NULL THEN finished_at ELSE max(finished_at, ?3) END, "
+                 "started_at = min(started_at, ?4) WHERE id = ?1");
     Query q(in_,
             "SELECT id, key, params, embedder, model_hash, heads, started_at, finished_at "
             "FROM runs ORDER BY id");
@@ -372,6 +376,7 @@ class Merger {
       find.BindValue(1, q, 1);
       if (find.Step()) {
         state.out_id = find.Int(0);
+        if (find.IsNull(2) != q.IsNull(7)) ++counts_.interrupted_runs;
         std::vector<std::string> heads = store_internal::SplitTabs(find.Text(1));
         find.Reset();
         for (size_t i = 0; i < in_heads.size(); ++i) {

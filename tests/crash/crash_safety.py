@@ -43,8 +43,9 @@ Fingerprints: per table, a sha256 of its rows sorted, by natural keys instead of
 content_hash, products by key, sources by path, sentences by (review content_hash, idx), scores by
 (run key, scope, sentence key), summaries by (run key, scope, subject) with a review subject and
 sentence_ids mapped to natural keys, sentences_fts rowid mapped to the sentence key. Excluded, as
-they legitimately differ: every `id`, timestamps (*_at), and sources.ingested/duplicates (the
-counts of the latest ingest, which after a kill finds part of the dump already stored). Columns or
+they legitimately differ: every `id`, timestamps (*_at), and sources.ingested/duplicates and
+source_parts.ingested/duplicates (the counts of the latest ingest, which after a kill finds part
+of the dump already stored). Columns or
 tables added later are included automatically (columns named *review_id, *sentence_id, run_id,
 source_id, product_id are mapped to natural keys).
 """
@@ -64,7 +65,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SKIP_TABLES = {"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"}
-VOLATILE = {("sources", "ingested"), ("sources", "duplicates")}
+VOLATILE = {("sources", "ingested"), ("sources", "duplicates"),
+            ("source_parts", "ingested"), ("source_parts", "duplicates")}
 
 
 def connect(db, ro=True):

@@ -409,6 +409,42 @@ TEST(MergeCoverageTest, ASummarizeAfterMergingASummarisedAndAnIngestedShardCover
   EXPECT_EQ(Exports(dir / "all.db"), Exports(dir / "one.db"));
 }
 
+TEST(MergeCoverageTest, AnInterruptedShardDoesNotHideTheFinishedOnes) {
+  // Shard 2's run was interrupted before its last product (its run unfinished, that product's
+  // summary missing). Merged with the finished shard 1, the store exports (it said "no product
+  // summaries yet"), and a summarize makes it export what one store built in one process does.
+  TempDir dir;
+  const std::vector<std::string> dumps = {kSamples + "/en_reviews.jsonl",
+                                          kSamples + "/mixed_reviews.jsonl"};
+  BuildShard(dir / "p1.db", dumps, {1, 2}, true);
+  BuildShard(dir / "p2.db", dumps, {2, 2}, true);
+  BuildShard(dir / "one.db", dumps, {}, true);
+  {
+    auto p2 = ReviewStore::Open(dir / "p2.db");
+    ASSERT_EQ(sqlite3_exec(p2->handle(),
+                           "UPDATE runs SET finished_at = NULL; DELETE FROM summaries WHERE "
+                           "scope = 'product' AND subject = (SELECT max(subject) FROM summaries "
+                           "WHERE scope = 'product')",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+  }
+  {
+    auto out = ReviewStore::Open(dir / "all.db");
+    MergeStore(*out, dir / "p1.db");
+    EXPECT_EQ(MergeStore(*out, dir / "p2.db").interrupted_runs, 1);
+    EXPECT_EQ(out->Stats().unfinished_runs, 0);
+  }
+  EXPECT_NO_THROW(Exports(dir / "all.db"));
+  EXPECT_EQ(ProductsWithoutSummary(dir / "all.db"), 1);
+  {
+    auto out = ReviewStore::Open(dir / "all.db");
+    const RunReport report = SummarizeStore(*out, Lexical());
+    EXPECT_EQ(report.products_rescored, 1u);
+  }
+  EXPECT_EQ(ProductsWithoutSummary(dir / "all.db"), 0);
+  EXPECT_EQ(Exports(dir / "all.db"), Exports(dir / "one.db"));
+}
+
 TEST(MergeCoverageTest, ReMergingAnUpdatedShardReScoresTheProductsItChanged) {
   // A first merge and summarize; then shard 1 gets two more reviews of one of its products and is
   // summarised again; merged again and summarised, the store exports what one store built from
