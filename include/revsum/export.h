@@ -46,7 +46,9 @@
 // default) writes the shortest prefix of that, at least 8 characters (10 for h:), that no other
 // point of the product's export shares (ShortCitations: ids that share a long prefix, such as
 // "B002LEVL56-0031" and "B002LEVL56-0010", stay apart), full the whole, none nothing; json's
-// "review" field is the id unescaped (JSON-quoted). Look a short citation up with
+// "review" field is the id unescaped (JSON-quoted), and its "sentence" field names a sentence as
+// SentenceCitation does ("ID#INDEX"): JSON holds no row id but "run", so a merged store's JSON
+// export equals one store's byte for byte (review scope: by product, then review order). Look a short citation up with
 // `SELECT * FROM reviews WHERE external_id LIKE 'ABCDEFGH%'` (or content_hash for h:).
 //
 // Filters (--min-rating, --max-rating, --since, --until): nothing is recomputed; the header's
@@ -59,7 +61,8 @@
 // Flat (--flat): today's flat output, unchanged but for the citations (dump ids): per product a
 // header, the stored summary's sentences each with a citation, and the sizes; json has "summary"
 // (the sentences joined by spaces) and "citations" (their reviews' ids). Review scope is flat;
-// its heading names the review by its citation id ("review R17 of KEY", "review h:... of KEY").
+// its heading names the review by its citation id ("review R17 of KEY", "review h:... of KEY"),
+// as does json's "review".
 //
 // Sizes: "after" counts exactly the body as defined above; "before" counts the product's review
 // texts, one review per line.
@@ -108,6 +111,10 @@ CitationStyle ParseCitationStyle(std::string_view name);
 std::string ReviewCitationId(const std::string& external_id, uint64_t content_hash);
 // "[ID]" as written in text, markdown and prompt output (see the header comment); "" for kNone.
 std::string CitationMark(const std::string& citation_id, CitationStyle style);
+// A sentence as JSON exports name it: its review's citation id, '#', and its index in the review
+// (sentences.idx, from 0), e.g. "B00385VWKG-0010#2": the same in every store that holds the review
+// (a merged store's JSON equals one store's), unlike sentences.id.
+std::string SentenceCitation(const std::string& citation_id, int32_t index);
 // The id as a citation writes it, without the brackets (CitationMark's percent-encoding): also
 // how a review-scope heading names its review.
 std::string CitationText(const std::string& citation_id);
@@ -167,7 +174,8 @@ struct ExportedPoint {
   std::string aspect;   // "" = none
   double weight = 0;
   std::string review;  // ReviewCitationId of the review the text comes from
-  int64_t sentence_id = 0;
+  int64_t sentence_id = 0;  // store-internal (sentences.id)
+  std::string sentence;     // SentenceCitation: "REVIEW#INDEX", the same in every store
   std::vector<int64_t> member_sentences;  // sentence ids of the members (in the filter)
 };
 
@@ -176,7 +184,8 @@ struct ExportedPoint {
 struct ExportedSentence {
   std::string text;
   std::string review;  // ReviewCitationId
-  int64_t sentence_id = 0;
+  int64_t sentence_id = 0;  // store-internal (sentences.id)
+  std::string sentence;     // SentenceCitation
 };
 
 // One product's export, as written.

@@ -93,6 +93,10 @@ std::map<std::string, std::string> ShortCitations(const std::vector<std::string>
   return out;
 }
 
+std::string SentenceCitation(const std::string& citation_id, int32_t index) {
+  return citation_id + "#" + std::to_string(index);
+}
+
 std::string PlainInline(std::string_view s) {
   std::string out = TerminalSafe(s);
   for (char& c : out) {
@@ -217,7 +221,7 @@ std::string JsonText(std::string_view s) { return JsonQuote(ValidUtf8(s)); }
 // The flat export's JSON object (unchanged but for the citations, now dump ids).
 std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer) {
   std::string o = "{\"product\":" + JsonText(p.product);
-  if (p.review_id) o += ",\"review\":" + std::to_string(p.review_id);
+  if (p.review_id) o += ",\"review\":" + JsonText(p.review_cited);
   o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
   o += ",\"avg_rating\":" + (p.avg_rating ? JsonFixed(*p.avg_rating, 2) : std::string("null"));
   o += ",\"summary\":" + JsonText(p.body) + ",\"citations\":[";
@@ -252,14 +256,14 @@ std::string StructuredJsonObject(const ProductExport& p, const std::string& toke
          "],\"members\":" + std::to_string(x.members) +
          ",\"aspect\":" + (x.aspect.empty() ? std::string("null") : JsonText(x.aspect)) +
          ",\"weight\":" + JsonFixed(x.weight, 6) + ",\"review\":" + JsonText(x.review) +
-         ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
+         ",\"sentence\":" + JsonText(x.sentence) + "}";
   }
   o += "],\"also_said\":[";
   for (size_t i = 0; i < p.also_said.size(); ++i) {
     const ExportedSentence& x = p.also_said[i];
     o += (i ? "," : "");
     o += "{\"text\":" + JsonText(x.text) + ",\"review\":" + JsonText(x.review) +
-         ",\"sentence\":" + std::to_string(x.sentence_id) + "}";
+         ",\"sentence\":" + JsonText(x.sentence) + "}";
   }
   o += "],\"points_not_shown\":" + std::to_string(p.points_not_shown) +
        ",\"summary\":" + JsonText(p.body);
@@ -473,7 +477,7 @@ std::vector<ExportedSentence> FlatSentences(ReviewStore& store, int64_t run_id,
     for (int64_t id : summary.sentence_ids) {
       const auto text = sentence_text.find(id);
       if (text == sentence_text.end()) continue;  // its review is outside the filter
-      flat.push_back({text->second, cited.at(review_of.at(id)), id});
+      flat.push_back({text->second, cited.at(review_of.at(id)), id, ""});
     }
   }
   return flat;
@@ -641,13 +645,15 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     if (rated) p.avg_rating = rating_mean;
     p.rating_distribution.assign(distribution.begin(), distribution.end());
     std::map<int64_t, std::string> sentence_text;
-    std::map<int64_t, int64_t> review_of;  // sentence id -> review id
+    std::map<int64_t, int64_t> review_of;       // sentence id -> review id
+    std::map<int64_t, std::string> sentence_of;  // sentence id -> SentenceCitation
     std::string all_reviews;
     for (const StoredReview& r : store.GetProductReviews(product)) {
       if (!cited.count(r.id)) continue;
       for (const StoredSentence& s : r.sentences) {
         sentence_text[s.id] = s.text;
         review_of[s.id] = r.id;
+        sentence_of[s.id] = SentenceCitation(cited.at(r.id), s.index);
       }
       all_reviews += r.text;
       all_reviews += '\n';
@@ -655,6 +661,9 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     }
     std::vector<ExportedPoint> sections[3];
     ViewPoints(store, p.run_id, product, options.filter, cited, sentence_text, p.reviews, sections);
+    for (auto& section : sections) {
+      for (ExportedPoint& point : section) point.sentence = sentence_of[point.sentence_id];
+    }
 
     if (!run_budgets.count(p.run_id)) run_budgets[p.run_id] = RunBudget(store, p.run_id);
     const Budget budget = options.budget ? *options.budget : run_budgets[p.run_id];
@@ -671,8 +680,9 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
       }
       prompt_header += "\n";
     }
-    const std::vector<ExportedSentence> flat =
+    std::vector<ExportedSentence> flat =
         FlatSentences(store, p.run_id, product, sentence_text, review_of, cited);
+    for (ExportedSentence& f : flat) f.sentence = sentence_of[f.sentence_id];
     std::vector<std::string> candidate_ids;
     size_t point_count = 0;
     for (const auto& section : sections) {
@@ -811,6 +821,12 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     if (items.empty()) {
       throw std::runtime_error(store.path() + ": no review summaries of these products");
     }
+    // By product, then in the product's review order: the same in every store that holds the
+    // reviews (a merged store's review ids interleave its shards').
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+      if (a.product != b.product) return a.product < b.product;
+      return std::stoll(a.summary->subject) < std::stoll(b.summary->subject);
+    });
   }
 
   const std::string tokenizer = options.tokens ? options.tokenizer_name : "";

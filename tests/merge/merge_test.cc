@@ -368,14 +368,23 @@ void BuildShard(const std::string& path, const std::vector<std::string>& dumps, 
   if (summarize) SummarizeStore(*store, Lexical());
 }
 
-// The default (structured) export and the flat one, as text, of every product.
+// The default (structured) export and the flat one of every product, as text and as JSON, and
+// the review scope's JSON: JSON names reviews and sentences by citation, so it too must be the
+// same in a merged store as in one store.
 std::string Exports(const std::string& path) {
   auto store = ReviewStore::Open(path);
   std::ostringstream out;
-  ExportOptions options;
-  ExportSummaries(*store, options, out);
-  options.flat = true;
-  ExportSummaries(*store, options, out);
+  for (const ExportFormat format : {ExportFormat::kText, ExportFormat::kJson}) {
+    ExportOptions options;
+    options.format = format;
+    ExportSummaries(*store, options, out);
+    options.flat = true;
+    ExportSummaries(*store, options, out);
+  }
+  ExportOptions reviews;
+  reviews.format = ExportFormat::kJson;
+  reviews.scope = "review";
+  ExportSummaries(*store, reviews, out);
   return out.str();
 }
 

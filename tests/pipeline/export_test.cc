@@ -328,7 +328,8 @@ TEST_F(ExportTest, JsonHoldsThePointsWithTheirFieldsAndTheDumpIds) {
   EXPECT_DOUBLE_EQ(first["share"].get_double().value(), 0.4);
   EXPECT_TRUE(first["aspect"].is_null());
   EXPECT_EQ(first["review"].get_string().value(), "R0");
-  EXPECT_GT(first["sentence"].get_int64().value(), 0);
+  // A sentence is named by its review's citation and its index there, not by a store row id.
+  EXPECT_EQ(first["sentence"].get_string().value(), "R0#0");
   EXPECT_THAT(std::string(doc["summary"].get_string().value()), HasSubstr("Praise\n- 40% (8"));
   // 8 of 20: the 95 % Wilson interval is [0.2188, 0.6134]; 8 member sentences.
   simdjson::dom::array interval = first["share_interval"].get_array().value();
