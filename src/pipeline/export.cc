@@ -185,14 +185,23 @@ std::string NotShownText(int64_t points) {
 }
 
 // "1,234 words -> 98 words (12.6x smaller); 1,702 tokens -> 131 tokens, 1,571 saved (13.0x)".
+// A summary longer than its reviews (one short review, with headings and citations) says so:
+// "8 words -> 21 words (2.6x longer); 12 tokens -> 40 tokens, 28 more (3.3x longer)".
 std::string SizeLine(const ProductExport& p, const std::string& tokenizer) {
   const bool with_tokens = !tokenizer.empty();
   std::string s = std::to_string(p.words_before) + " words -> " + std::to_string(p.words_after) +
-                  " words (" + Ratio(p.words_before, p.words_after) + " smaller)";
+                  " words (" +
+                  (p.words_after > p.words_before && p.words_before > 0
+                       ? Ratio(p.words_after, p.words_before) + " longer)"
+                       : Ratio(p.words_before, p.words_after) + " smaller)");
   if (with_tokens) {
     s += "; " + std::to_string(p.tokens_before) + " tokens -> " + std::to_string(p.tokens_after) +
-         " " + tokenizer + " tokens, " + std::to_string(p.tokens_before - p.tokens_after) +
-         " saved (" + Ratio(p.tokens_before, p.tokens_after) + ")";
+         " " + tokenizer + " tokens, " +
+         (p.tokens_after > p.tokens_before && p.tokens_before > 0
+              ? std::to_string(p.tokens_after - p.tokens_before) + " more (" +
+                    Ratio(p.tokens_after, p.tokens_before) + " longer)"
+              : std::to_string(p.tokens_before - p.tokens_after) + " saved (" +
+                    Ratio(p.tokens_before, p.tokens_after) + ")");
   }
   if (!p.budget.empty()) s += "; budget " + p.budget;
   if (p.points_not_shown > 0) s += "; " + NotShownText(p.points_not_shown);

@@ -421,5 +421,20 @@ TEST_F(OutputCliTest, KeysThatDifferOnlyByAnInvisibleCharacterPrintDifferently) 
   EXPECT_THAT(r.out, HasSubstr("\"K\\u200b1\"")) << "JSON keeps the key, escaped";
 }
 
+TEST_F(OutputCliTest, ASummaryLongerThanItsReviewSaysLongerNotSmaller) {
+  // One short review: the heading, share and citation make the export longer than the review.
+  TempDir dir;
+  const std::string db = dir / "short.db";
+  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
+                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunRevsum("export --db " + db);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("x longer)")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(" more (")) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("smaller"))) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("saved"))) << r.out;
+}
+
 }  // namespace
 }  // namespace revsum
