@@ -68,7 +68,12 @@
 //   - "rating out of range: "FIELD" is 1e+308 (accepted: -1000000 to 1000000)"  no rating scale
 //                                     reaches it; one such value would overflow a product's mean
 //                                     or stretch the dump's rating scale for every other review.
-//   - "time is not a number or a date: "FIELD" is "VALUE""  likewise for the time field
+//   - "time is not a number or a date: "FIELD" is "VALUE""  for the field named by --time-field
+//                                     (FieldMap::time) only. A time field found by its usual
+//                                     name whose value is not a time keeps the review without a
+//                                     time: an optional field in a form revsum does not read must
+//                                     not sink the dump; ReadOptions::on_notice is told once, at
+//                                     the end, how many reviews kept no time and the first value.
 //   - "row has N fields, header has M" (CSV/TSV)
 //   - "unterminated quoted field at end of file" (CSV/TSV)
 //   - "truncated gzip stream ..." / "corrupt gzip data ..." (the file ends there)
@@ -143,7 +148,9 @@ struct FieldMap {
   std::string title;    // title / summary line
   // The time: a number, unix seconds, or milliseconds when of magnitude >= 1e11; or a date
   // string: ISO 8601 ("2018-07-07", "2018-07-07T22:09:11Z", with ".250" fractions and
-  // "+08:00"/"-0530" offsets), "YYYY-MM-DD HH:MM:SS" or "YYYY/MM/DD"; without an offset, UTC.
+  // "+08:00"/"-0530" offsets), "YYYY-MM-DD HH:MM:SS" or "YYYY/MM/DD"; "Dec 23, 2008",
+  // "23 Dec 2008", RFC 2822 ("Tue, 23 Dec 2008 14:30:00 +0100"), "12/23/2008" (month first
+  // unless the first number is above 12) or "23.12.2008"; without an offset, UTC (ParseTime).
   // Review::time holds unix seconds.
   std::string time;
 };

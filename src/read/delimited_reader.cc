@@ -55,7 +55,10 @@ class DelimitedReader : public LineBasedReader {
     out->reject.reset();
     while (!done_) {
       RecordStatus status = ReadRecord(out);
-      if (status == RecordStatus::kEnd) return false;
+      if (status == RecordStatus::kEnd) {
+        NoticeTimesKeptOut();
+        return false;
+      }
       if (status == RecordStatus::kRejected) return true;
       if (!have_header_) {
         SetHeader();
@@ -63,6 +66,7 @@ class DelimitedReader : public LineBasedReader {
       }
       return MakeRecord(out);
     }
+    NoticeTimesKeptOut();
     return false;
   }
 
@@ -287,10 +291,12 @@ class DelimitedReader : public LineBasedReader {
     if (time_col_ >= 0 && !IsBlank(fields_[time_col_])) {
       review.time = ParseTime(fields_[time_col_]);
       if (!review.time) {
-        return MakeReject(out, record_line_,
-                          Concat({kBadTime, "\"", header_[time_col_], "\" is \"",
-                                  Utf8Prefix(fields_[time_col_], 40), "\""}),
-                          raw_);
+        const std::string problem = Concat(
+            {"\"", header_[time_col_], "\" is \"", Utf8Prefix(fields_[time_col_], 40), "\""});
+        if (!options_.fields.time.empty()) {
+          return MakeReject(out, record_line_, Concat({kBadTime, problem}), raw_);
+        }
+        KeepWithoutTime(problem, record_line_);  // a usual name's unusual value: the review stays
       }
     }
     out->review = std::move(review);

@@ -60,9 +60,21 @@ class LineBasedReader : public ReviewReader {
   // A fresh Review with source and line set.
   Review NewReview(uint64_t line) const;
 
+  // A time field found by its usual name (not named by --time-field) whose value is not a time:
+  // the review is kept without a time, and counted; `problem` ("\"date\" is \"soon\"") of the
+  // first is remembered for the notice. (A field named by --time-field rejects the record.)
+  void KeepWithoutTime(const std::string& problem, uint64_t line);
+  // At the end of the input, once: ReadOptions::on_notice with how many reviews kept no time.
+  void NoticeTimesKeptOut();
+
   const std::string source_;
   const std::unique_ptr<LineReader> lines_;
   const ReadOptions options_;
+
+ private:
+  uint64_t times_kept_out_ = 0;
+  std::string first_time_kept_out_;
+  bool times_noticed_ = false;
 };
 
 std::unique_ptr<ReviewReader> NewJsonlReader(std::string source, std::unique_ptr<LineReader> lines,

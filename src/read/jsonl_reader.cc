@@ -170,6 +170,7 @@ bool JsonRecordReader::Next(Record* out) {
   }
   ended_ = true;
   reported_bytes_ = lines_->bytes_read();
+  NoticeTimesKeptOut();
   return false;
 }
 
@@ -308,7 +309,12 @@ bool JsonRecordReader::FromObject(const object& obj, std::string_view bytes, uin
   auto time = Lookup(obj, f.time, kTimeFields);
   if (time) {
     review.time = TimeField(*time, &error);
-    if (!error.empty()) return MakeReject(out, line_number, Concat({kBadTime, error}), bytes);
+    if (!error.empty()) {
+      if (!f.time.empty()) return MakeReject(out, line_number, Concat({kBadTime, error}), bytes);
+      KeepWithoutTime(error, line_number);  // a usual name's unusual value: the review stays
+      review.time.reset();
+      error.clear();
+    }
   }
 
   if (auto id = Lookup(obj, f.id, kIdFields)) {

@@ -1,9 +1,13 @@
 #include "record_checks.h"
 
+#include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace revsum::read_internal {
 
@@ -170,6 +174,145 @@ std::optional<int64_t> ParseDate(std::string_view s) {
   return DaysFromEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
 }
 
+// English month names and their three-letter forms, case-insensitive ("Dec", "December", "dec.").
+int MonthFromName(std::string_view word) {
+  static constexpr std::string_view kMonths[] = {"january", "february", "march",     "april",
+                                                 "may",     "june",     "july",      "august",
+                                                 "september", "october", "november", "december"};
+  if (!word.empty() && word.back() == '.') word.remove_suffix(1);
+  if (word.size() < 3) return 0;
+  std::string lower(word);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  for (int m = 0; m < 12; ++m) {
+    if (lower == kMonths[m] || lower == kMonths[m].substr(0, 3) || (m == 8 && lower == "sept")) {
+      return m + 1;
+    }
+  }
+  return 0;
+}
+
+// The words of `s`, split at spaces and commas ("Tue, 23 Dec 2008" -> Tue 23 Dec 2008).
+std::vector<std::string_view> Words(std::string_view s) {
+  std::vector<std::string_view> words;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == ',')) ++i;
+    const size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != ',') ++i;
+    if (i > start) words.push_back(s.substr(start, i - start));
+  }
+  return words;
+}
+
+bool AllDigits(std::string_view s, size_t min, size_t max) {
+  return s.size() >= min && s.size() <= max &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+int ToInt(std::string_view digits) {
+  int v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
+  return v;
+}
+
+// "HH:MM" or "HH:MM:SS" into seconds of the day.
+std::optional<int64_t> ClockTime(std::string_view s) {
+  size_t i = 0;
+  int hour = 0, minute = 0, second = 0;
+  if (!ReadDigits(s, &i, 1, 2, &hour) || hour > 23 || i >= s.size() || s[i] != ':') {
+    return std::nullopt;
+  }
+  ++i;
+  if (!ReadDigits(s, &i, 2, 2, &minute) || minute > 59) return std::nullopt;
+  if (i < s.size() && s[i] == ':') {
+    ++i;
+    if (!ReadDigits(s, &i, 2, 2, &second) || second > 60) return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
+  return hour * 3600 + minute * 60 + second;
+}
+
+// An RFC 2822 zone: "+0100", "-0530", "UT", "UTC", "GMT", "Z" (seconds east of UTC).
+std::optional<int64_t> ZoneOffset(std::string_view s) {
+  if (s == "UT" || s == "UTC" || s == "GMT" || s == "Z") return 0;
+  if (s.size() == 5 && (s[0] == '+' || s[0] == '-') && AllDigits(s.substr(1), 4, 4)) {
+    const int hours = ToInt(s.substr(1, 2)), minutes = ToInt(s.substr(3, 2));
+    if (hours > 23 || minutes > 59) return std::nullopt;
+    return (s[0] == '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> FromParts(int year, int month, int day, int64_t clock, int64_t offset) {
+  if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1 ||
+      day > DaysInMonth(year, month)) {
+    return std::nullopt;
+  }
+  return DaysFromEpoch(year, month, day) * 86400 + clock - offset;
+}
+
+// Dates with a month name, as review sites and mail headers write them, with an optional
+// weekday first and an optional "HH:MM[:SS]" and zone after the year:
+//   "Dec 23, 2008", "December 23 2008", "23 Dec 2008", "Tue, 23 Dec 2008 14:30:00 +0000".
+std::optional<int64_t> ParseNamedMonthDate(std::string_view s) {
+  std::vector<std::string_view> w = Words(s);
+  if (!w.empty() && MonthFromName(w[0]) == 0 && !AllDigits(w[0], 1, 2)) {
+    w.erase(w.begin());  // a weekday ("Tue")
+  }
+  if (w.size() < 3) return std::nullopt;
+  int month = 0, day = 0;
+  if (const int m = MonthFromName(w[0]); m && AllDigits(w[1], 1, 2)) {
+    month = m;
+    day = ToInt(w[1]);
+  } else if (const int m2 = MonthFromName(w[1]); m2 && AllDigits(w[0], 1, 2)) {
+    month = m2;
+    day = ToInt(w[0]);
+  } else {
+    return std::nullopt;
+  }
+  if (!AllDigits(w[2], 4, 4)) return std::nullopt;
+  int64_t clock = 0, offset = 0;
+  if (w.size() >= 4) {
+    const std::optional<int64_t> c = ClockTime(w[3]);
+    if (!c) return std::nullopt;
+    clock = *c;
+  }
+  if (w.size() >= 5) {
+    const std::optional<int64_t> z = ZoneOffset(w[4]);
+    if (!z) return std::nullopt;
+    offset = *z;
+  }
+  if (w.size() > 5) return std::nullopt;
+  return FromParts(ToInt(w[2]), month, day, clock, offset);
+}
+
+// "12/23/2008" and "23.12.2008": the year last. With slashes the month comes first (US), unless
+// the first number is above 12 ("23/12/2008" is read as day/month); with dots the day comes
+// first (European). An optional " HH:MM[:SS]" follows.
+std::optional<int64_t> ParseYearLastDate(std::string_view s) {
+  std::vector<std::string_view> w = Words(s);
+  if (w.empty() || w.size() > 2) return std::nullopt;
+  const std::string_view date = w[0];
+  const char sep = date.find('/') != std::string_view::npos ? '/' : '.';
+  const size_t a = date.find(sep);
+  const size_t b = a == std::string_view::npos ? a : date.find(sep, a + 1);
+  if (b == std::string_view::npos) return std::nullopt;
+  const std::string_view first = date.substr(0, a), second = date.substr(a + 1, b - a - 1),
+                         year = date.substr(b + 1);
+  if (!AllDigits(first, 1, 2) || !AllDigits(second, 1, 2) || !AllDigits(year, 4, 4)) {
+    return std::nullopt;
+  }
+  int month = ToInt(first), day = ToInt(second);
+  if (sep == '.' || month > 12) std::swap(month, day);
+  int64_t clock = 0;
+  if (w.size() == 2) {
+    const std::optional<int64_t> c = ClockTime(w[1]);
+    if (!c) return std::nullopt;
+    clock = *c;
+  }
+  return FromParts(ToInt(year), month, day, clock, 0);
+}
+
 }  // namespace
 
 int DaysInMonth(int year, int month) {
@@ -191,7 +334,9 @@ std::optional<int64_t> ParseTime(std::string_view text) {
   while (!text.empty() && space(text.front())) text.remove_prefix(1);
   while (!text.empty() && space(text.back())) text.remove_suffix(1);
   if (auto number = ParseNumber(text)) return UnixSeconds(*number);
-  return ParseDate(text);
+  if (auto iso = ParseDate(text)) return iso;
+  if (auto named = ParseNamedMonthDate(text)) return named;
+  return ParseYearLastDate(text);
 }
 
 std::string_view Utf8Prefix(std::string_view text, size_t limit) {

@@ -41,7 +41,14 @@ inline constexpr std::string_view kBadTime = "time is not a number or a date: ";
 //   - a date "YYYY-MM-DD" or "YYYY/MM/DD" (month and day may have one digit), optionally followed
 //     by 'T' or ' ' and "HH:MM" or "HH:MM:SS" with an optional fraction (".123", dropped), then
 //     optionally 'Z' or an offset "+HH:MM", "-HH:MM", "+HHMM", "+HH" (without one the time is
-//     taken as UTC). Years 0001-9999; fields are range-checked (no February 30).
+//     taken as UTC). Years 0001-9999; fields are range-checked (no February 30);
+//   - a date with an English month name, optionally after a weekday and before "HH:MM[:SS]" and
+//     an RFC 2822 zone ("+0100", "GMT"): "Dec 23, 2008", "December 23 2008", "23 Dec 2008",
+//     "Tue, 23 Dec 2008 14:30:00 +0000";
+//   - the year last: "12/23/2008" is month/day/year (US) unless the first number is above 12
+//     ("23/12/2008": day/month); "23.12.2008" is day.month.year; optionally " HH:MM[:SS]".
+//     "01/02/2008" is therefore January 2: one value cannot tell, so a day/month dump is read
+//     right only where its day is above 12.
 // nullopt for anything else. Independent of the locale and the TZ environment.
 std::optional<int64_t> ParseTime(std::string_view text);
 

@@ -153,6 +153,20 @@ bool LineBasedReader::RejectTooLong(Record* out, uint64_t line, uint64_t size,
                     raw);
 }
 
+void LineBasedReader::KeepWithoutTime(const std::string& problem, uint64_t line) {
+  if (times_kept_out_++ == 0) first_time_kept_out_ = "line " + std::to_string(line) + ": " + problem;
+}
+
+void LineBasedReader::NoticeTimesKeptOut() {
+  if (times_noticed_ || times_kept_out_ == 0 || !options_.on_notice) return;
+  times_noticed_ = true;
+  options_.on_notice(source_ + ": " + std::to_string(times_kept_out_) +
+                     (times_kept_out_ == 1 ? " review" : " reviews") +
+                     " kept without a time: not a time revsum reads (first at " +
+                     first_time_kept_out_ +
+                     "); name the field with --time-field to reject such records instead");
+}
+
 Review LineBasedReader::NewReview(uint64_t line) const {
   Review review;
   review.source = source_;

@@ -292,6 +292,30 @@ TEST(DelimitedReader, YelpDateColumnIsReadAsUtc) {
   EXPECT_EQ(result.reviews[0].rating, 3.0);
 }
 
+TEST(DelimitedReader, AnUnreadableDateKeepsTheReviewUnlessItsColumnIsNamed) {
+  TempDir dir;
+  const std::string path = dir.Write("d.csv",
+                                     "text,hotel,date\n"
+                                     "Clean rooms.,H1,\"Dec 23, 2008\"\n"
+                                     "Noisy street.,H1,sometime in May\n");
+  ReadOptions options;
+  int notices = 0;
+  options.on_notice = [&](const std::string& n) {
+    notices += n.find("1 review kept without a time") != std::string::npos;
+  };
+  auto kept = ReadAll(path, options);
+  ASSERT_EQ(kept.reviews.size(), 2u);
+  EXPECT_EQ(kept.reviews[0].time, 1229990400);
+  EXPECT_FALSE(kept.reviews[1].time.has_value());
+  EXPECT_EQ(notices, 1);
+  options.fields.time = "date";
+  auto named = ReadAll(path, options);
+  EXPECT_EQ(named.reviews.size(), 1u);
+  ASSERT_EQ(named.rejects.size(), 1u);
+  EXPECT_EQ(named.rejects[0].reason,
+            "time is not a number or a date: \"date\" is \"sometime in May\"");
+}
+
 TEST(DelimitedReader, TsvUsesTabsWithTheSameQuoting) {
   TempDir dir;
   auto result = ReadAll(

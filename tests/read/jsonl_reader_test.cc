@@ -129,12 +129,40 @@ TEST(JsonlReader, RatingOutOfAnyScaleRejectsTheRecord) {
   EXPECT_EQ(result.reviews[0].rating, 100.0);
 }
 
-TEST(JsonlReader, TimeThatIsNotANumberRejectsTheRecord) {
+TEST(JsonlReader, TimeThatIsNotANumberRejectsTheRecordWhenTheFieldIsNamed) {
   TempDir dir;
-  auto result = ReadAll(dir.Write("r.jsonl", R"({"text": "Nice.", "timestamp": "yesterday"})"));
+  ReadOptions options;
+  options.fields.time = "timestamp";
+  auto result =
+      ReadAll(dir.Write("r.jsonl", R"({"text": "Nice.", "timestamp": "yesterday"})"), options);
   ASSERT_EQ(result.rejects.size(), 1u);
   EXPECT_EQ(result.rejects[0].reason,
             "time is not a number or a date: \"timestamp\" is \"yesterday\"");
+}
+
+TEST(JsonlReader, AnUnreadableTimeInAFieldFoundByItsNameKeepsTheReviewWithOneNotice) {
+  // An optional field in a form revsum does not read sank every review of a dump before.
+  TempDir dir;
+  ReadOptions options;
+  std::vector<std::string> notices;
+  options.on_notice = [&](const std::string& n) {
+    if (n.find("time") != std::string::npos) notices.push_back(n);  // not the product notice
+  };
+  const std::string path = dir.Write(
+      "r.jsonl", "{\"text\": \"Nice.\", \"date\": \"yesterday\"}\n"
+                 "{\"text\": \"Fine.\", \"date\": \"Dec 23, 2008\"}\n"
+                 "{\"text\": \"Good.\", \"date\": \"last week\"}\n");
+  auto result = ReadAll(path, options);
+  EXPECT_TRUE(result.rejects.empty());
+  ASSERT_EQ(result.reviews.size(), 3u);
+  EXPECT_FALSE(result.reviews[0].time.has_value());
+  EXPECT_EQ(result.reviews[1].time, 1229990400);
+  EXPECT_FALSE(result.reviews[2].time.has_value());
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0], path +
+                            ": 2 reviews kept without a time: not a time revsum reads (first at "
+                            "line 1: \"date\" is \"yesterday\"); name the field with "
+                            "--time-field to reject such records instead");
 }
 
 TEST(JsonlReader, BlankLinesAreSkippedButCounted) {
@@ -362,6 +390,19 @@ TEST(JsonlReader, TimeStringsInIsoAndCommonDateFormsAreUnixSecondsUtc) {
       {"9999-12-31 23:59:59", 253402300799},
       {"1588687728923", 1588687728},  // milliseconds written as a string
       {" 1462320000 ", 1462320000},
+      // Month names (TripAdvisor, review sites), RFC 2822, and the year last.
+      {"Dec 23, 2008", 1229990400},
+      {"December 23, 2008", 1229990400},
+      {"dec 23 2008", 1229990400},
+      {"23 Dec 2008", 1229990400},
+      {"Sept 1, 2008", 1220227200},
+      {"Tue, 23 Dec 2008 14:30:00 +0100", 1230039000},
+      {"23 Dec 2008 14:30:00 GMT", 1230042600},
+      {"12/23/2008", 1229990400},   // month first (US)
+      {"23/12/2008", 1229990400},   // the first number above 12: day first
+      {"01/02/2008", 1199232000},   // ambiguous: month first, January 2
+      {"23.12.2008", 1229990400},   // dots: day first
+      {"12/23/2008 14:30", 1230042600},
   };
   TempDir dir;
   for (const auto& [text, seconds] : cases) {
@@ -374,10 +415,15 @@ TEST(JsonlReader, TimeStringsInIsoAndCommonDateFormsAreUnixSecondsUtc) {
 
 TEST(JsonlReader, TimeStringThatIsNoDateIsRejectedNamingIt) {
   TempDir dir;
-  for (std::string text : {"2018-02-30", "2018-07-07T25:00:00Z", "07/07/2018",
-                           "2018-07-07 22:09:11 PST", "2018-13-01", "2018-07-07T22:09:11+8"}) {
+  ReadOptions options;
+  options.fields.time = "date";
+  for (std::string text :
+       {"2018-02-30", "2018-07-07T25:00:00Z", "13/13/2018", "2018-07-07 22:09:11 PST",
+        "2018-13-01", "2018-07-07T22:09:11+8", "Feb 30, 2008", "Dec 2008", "Smarch 3, 2008",
+        "Tue, 23 Dec 2008 14:30:00 EST", "23 Dec 08", "12/23/08"}) {
     SCOPED_TRACE(text);
-    auto result = ReadAll(dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"));
+    auto result = ReadAll(
+        dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"), options);
     ASSERT_EQ(result.rejects.size(), 1u);
     EXPECT_EQ(result.rejects[0].reason,
               "time is not a number or a date: \"date\" is \"" + text + "\"");
