@@ -301,6 +301,20 @@ class Merger {
   // input's latest ingest time, 'ingesting' status and rating range (the union: every shard saw
   // the whole dump).
   void MergeSourceCounts() {
+    // Parts 0/0 (counts of stores from before schema 10, shard unknown) add up as merge added
+    // counts then: unless the input brought no row the output lacked (it was merged before).
+    const MergeCounts& added = counts_;
+    const bool brought = added.sources + added.products + added.reviews + added.sentences +
+                             added.rejects + added.runs + added.scores + added.summaries >
+                         0;
+    Query unknown(out_,
+                  "INSERT INTO source_parts(source_id, shard, shards, records, ingested, "
+                  "duplicates, rejected, ingested_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) "
+                  "ON CONFLICT(source_id, shard, shards) DO UPDATE SET "
+                  "records = records + excluded.records, ingested = ingested + excluded.ingested, "
+                  "duplicates = duplicates + excluded.duplicates, "
+                  "rejected = rejected + excluded.rejected, "
+                  "ingested_at = max(coalesce(ingested_at, ''), coalesce(excluded.ingested_at, ''))");
     Query part(out_,
                "INSERT INTO source_parts(source_id, shard, shards, records, ingested, duplicates, "
                "rejected, ingested_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) "
@@ -312,9 +326,12 @@ class Merger {
                 "SELECT source_id, shard, shards, records, ingested, duplicates, rejected, "
                 "ingested_at FROM source_parts");
     while (parts.Step()) {
-      part.Bind(1, SourceId(parts.Int(0)));
-      for (int c = 2; c <= 8; ++c) part.BindValue(c, parts, c - 1);
-      part.Run();
+      const bool old_part = parts.Int(2) == 0;
+      if (old_part && !brought) continue;
+      Query& upsert = old_part ? unknown : part;
+      upsert.Bind(1, SourceId(parts.Int(0)));
+      for (int col = 2; col <= 8; ++col) upsert.BindValue(col, parts, col - 1);
+      upsert.Run();
     }
     Query update(out_,
                  "UPDATE sources SET "

@@ -70,8 +70,11 @@ RatingScale DetectRatingScale(double lo, double hi, bool labels_only,
   s.max = hi;
   // Ratings a scale may leave outside: none without counts, else 1 % of them (at least one).
   const uint64_t outliers = counts.count == 0 ? 0 : std::max<uint64_t>(1, counts.count / 100);
+  // ... and only when most ratings lie inside (one off-scale rating is no star dump).
   const auto holds = [&](bool in_range, uint64_t inside) {
-    return in_range || (counts.count > 0 && counts.count - std::min(inside, counts.count) <= outliers);
+    inside = std::min(inside, counts.count);
+    return in_range || (counts.count > 0 && counts.count - inside <= outliers &&
+                        2 * inside > counts.count);
   };
   if (labels_only) {
     s.kind = RatingScale::Kind::kLabels;

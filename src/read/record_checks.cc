@@ -191,6 +191,20 @@ int MonthFromName(std::string_view word) {
   return 0;
 }
 
+// "Tue", "Tuesday", "tue." (case-insensitive).
+bool IsWeekday(std::string_view word) {
+  static constexpr std::string_view kDays[] = {"monday", "tuesday",  "wednesday", "thursday",
+                                               "friday", "saturday", "sunday"};
+  if (!word.empty() && word.back() == '.') word.remove_suffix(1);
+  if (word.size() < 3) return false;
+  std::string lower(word);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  for (std::string_view day : kDays) {
+    if (lower == day || lower == day.substr(0, 3)) return true;
+  }
+  return false;
+}
+
 // The words of `s`, split at spaces and commas ("Tue, 23 Dec 2008" -> Tue 23 Dec 2008).
 std::vector<std::string_view> Words(std::string_view s) {
   std::vector<std::string_view> words;
@@ -256,9 +270,7 @@ std::optional<int64_t> FromParts(int year, int month, int day, int64_t clock, in
 //   "Dec 23, 2008", "December 23 2008", "23 Dec 2008", "Tue, 23 Dec 2008 14:30:00 +0000".
 std::optional<int64_t> ParseNamedMonthDate(std::string_view s) {
   std::vector<std::string_view> w = Words(s);
-  if (!w.empty() && MonthFromName(w[0]) == 0 && !AllDigits(w[0], 1, 2)) {
-    w.erase(w.begin());  // a weekday ("Tue")
-  }
+  if (!w.empty() && IsWeekday(w[0])) w.erase(w.begin());
   if (w.size() < 3) return std::nullopt;
   int month = 0, day = 0;
   if (const int m = MonthFromName(w[0]); m && AllDigits(w[1], 1, 2)) {

@@ -41,9 +41,9 @@ inline std::string DiskRoomNote(sqlite3* db, const char* file) {
 }
 
 // Sets the counts of source `source_id` (records, ingested, duplicates, rejected) from its rows
-// of source_parts: the sum over the set of parts of one N (shards) that is complete (all K of N
-// present) and was ingested last; without a complete set, the set of one N that covers the most
-// of the dump (K present / N). Parts of different N overlap, so no two sets are ever added.
+// of source_parts: the sum over the set of parts of one N (shards) that covers the most of the
+// dump (K present / N; complete = all K of N) and, among those, is the most current (its oldest
+// part the latest). Parts of different N overlap, so no two sets are ever added.
 void RecountSource(sqlite3* db, int64_t source_id);
 
 class Statement {

@@ -462,7 +462,7 @@ namespace store_internal {
 void RecountSource(sqlite3* db, int64_t source_id) {
   struct Set {
     std::set<int64_t> parts;  // K present
-    std::string newest;       // latest ingested_at of its parts
+    std::string oldest;       // earliest ingested_at of its parts: how current the set is
     int64_t counts[4] = {0, 0, 0, 0};
   };
   std::map<int64_t, Set> sets;  // by N
@@ -472,9 +472,9 @@ void RecountSource(sqlite3* db, int64_t source_id) {
   q.Bind(1, source_id);
   while (q.Step()) {
     Set& set = sets[q.Int(1)];
+    set.oldest = set.parts.empty() ? q.Text(6) : std::min(set.oldest, q.Text(6));
     set.parts.insert(q.Int(0));
     for (int c = 0; c < 4; ++c) set.counts[c] += q.Int(2 + c);
-    set.newest = std::max(set.newest, q.Text(6));
   }
   if (sets.empty()) return;
   // Coverage of the dump: K present / N (a 0/0 set, counts from before schema 10, is whole).
@@ -485,8 +485,10 @@ void RecountSource(sqlite3* db, int64_t source_id) {
   double best_coverage = -1;
   for (const auto& [n, set] : sets) {
     const double c = std::min(coverage(n, set), 1.0);
+    // A set is as current as its oldest part: a fresh 1/2 beside a stale 2/2 does not outrank
+    // a whole-dump ingest between them. Ties go to the larger N (later in the map).
     if (best == nullptr || c > best_coverage ||
-        (c == best_coverage && set.newest > best->newest)) {
+        (c == best_coverage && set.oldest >= best->oldest)) {
       best = &set;
       best_coverage = c;
     }

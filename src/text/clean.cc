@@ -429,25 +429,19 @@ bool HasMarkup(std::u32string_view s) {
   return false;
 }
 
-// Step 2b: no markup in the result, although removing markup and decoding references can make
-// new markup: "&lt;img onerror=...&gt;" decodes to a tag, so do "\uFF1Cimg ...\uFF1E" under NFKC
-// and "<<b>img ...>" once "<b>" is gone. Such markup is removed too, up to kMarkupPasses more
-// passes; markup still left after them (only a crafted nesting makes any) is made inert, its '<'
-// replaced by U+FFFD from the last to the first, so no replacement lets an earlier '<' start a
-// tag. Text without a '<' that starts markup passes through untouched.
+// Step 5, after all passes (CleanWithOffsets): whatever still starts markup (only a crafted
+// nesting deeper than the passes makes any) is made inert: its '<' becomes U+FFFD, from the last
+// to the first, so no replacement lets an earlier '<' start a tag. Text without such a '<' is
+// untouched.
 constexpr int kMarkupPasses = 3;
-Spans NoMarkupLeft(Spans s) {
-  for (int pass = 0; pass < kMarkupPasses && HasMarkup(s.text); ++pass) {
-    s = NormalizeNfkc(RemoveMarkup(s.text, false, &s));
-  }
-  if (!HasMarkup(s.text)) return s;
+void MakeMarkupInert(std::u32string& text) {
+  if (!HasMarkup(text)) return;
   size_t length;
   TagKind kind;
-  for (size_t i = s.text.rfind(U'<'); i != std::u32string::npos;
-       i = i == 0 ? std::u32string::npos : s.text.rfind(U'<', i - 1)) {
-    if (ParseMarkup(s.text, i, &length, &kind)) s.text[i] = 0xFFFD;
+  for (size_t i = text.rfind(U'<'); i != std::u32string::npos;
+       i = i == 0 ? std::u32string::npos : text.rfind(U'<', i - 1)) {
+    if (ParseMarkup(text, i, &length, &kind)) text[i] = 0xFFFD;
   }
-  return s;
 }
 
 bool IsLineBreak(char32_t c) {
@@ -503,7 +497,17 @@ MappedText CollapseWhitespace(const Spans& in) {
 
 MappedText CleanWithOffsets(std::string_view original) {
   const std::u32string decoded = DecodeUtf8(original);
-  return CollapseWhitespace(NoMarkupLeft(NormalizeNfkc(RemoveMarkup(decoded, true))));
+  MappedText cleaned = CollapseWhitespace(NormalizeNfkc(RemoveMarkup(decoded, true)));
+  // Step 4: the steps can make new markup: "&lt;img onerror=...&gt;" decodes to a tag, so do
+  // "\uFF1Cimg ...\uFF1E" under NFKC, "<<b>img ...>" once "<b>" is gone, and "<\u200Bimg ...>"
+  // once the format character is dropped. It is removed as raw markup is, by the same steps again
+  // (references are decoded once), in up to kMarkupPasses passes.
+  for (int pass = 0; pass < kMarkupPasses && HasMarkup(cleaned.text); ++pass) {
+    Spans s{std::move(cleaned.text), std::move(cleaned.begin), std::move(cleaned.end)};
+    cleaned = CollapseWhitespace(NormalizeNfkc(RemoveMarkup(s.text, false, &s)));
+  }
+  MakeMarkupInert(cleaned.text);
+  return cleaned;
 }
 
 std::string CleanText(std::string_view original) {

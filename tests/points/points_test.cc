@@ -164,6 +164,8 @@ TEST(RatingScale, AFewOutliersDoNotStretchTheDumpsScale) {
   // Small dumps may have one.
   EXPECT_EQ(DetectRatingScale(1, 100, false, {10, 9, 9}).kind, RatingScale::Kind::kStars);
   EXPECT_EQ(DetectRatingScale(1, 100, false, {10, 8, 8}).kind, RatingScale::Kind::kLinear);
+  // One rating, off every scale, is not a star dump.
+  EXPECT_EQ(DetectRatingScale(20, 20, false, {1, 0, 0}).kind, RatingScale::Kind::kLinear);
 }
 
 // A scope of 3 topics in orthogonal directions (plus noise-free paraphrases): e0 x5 reviews,

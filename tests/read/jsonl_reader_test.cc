@@ -420,7 +420,8 @@ TEST(JsonlReader, TimeStringThatIsNoDateIsRejectedNamingIt) {
   for (std::string text :
        {"2018-02-30", "2018-07-07T25:00:00Z", "13/13/2018", "2018-07-07 22:09:11 PST",
         "2018-13-01", "2018-07-07T22:09:11+8", "Feb 30, 2008", "Dec 2008", "Smarch 3, 2008",
-        "Tue, 23 Dec 2008 14:30:00 EST", "23 Dec 08", "12/23/08"}) {
+        "Tue, 23 Dec 2008 14:30:00 EST", "23 Dec 08", "12/23/08", "foo 23 Dec 2008",
+        "12:00 Dec 23 2008"}) {
     SCOPED_TRACE(text);
     auto result = ReadAll(
         dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"), options);

@@ -308,6 +308,14 @@ TEST(CleanText, MakesMarkupInertWhenNestingOutlastsThePasses) {
   EXPECT_EQ(CleanText(cleaned), cleaned);
 }
 
+TEST(CleanText, RemovesATagThatDroppingAControlOrFormatCharacterJoins) {
+  for (const char* text : {"x <\x01img src=x onerror=alert(1)> y",
+                           "x <\u200Bimg src=x onerror=alert(1)> y",
+                           "x <\u00ADimg src=x onerror=alert(1)> y"}) {
+    EXPECT_EQ(CleanText(text), "x y");
+  }
+}
+
 TEST(CleanWithOffsets, MapsAroundMarkupThatDecodingMakes) {
   // "ab &lt;i&gt;cd": the decoded tag spans original code points 3..11.
   const MappedText m = CleanWithOffsets("ab &lt;i&gt;cd");
