@@ -92,8 +92,9 @@ struct IngestOptions {
 
 // Checks, before anything is stored, that every input can be read: opens each regular file as
 // IngestFile would and throws ReadError (read.h) for a missing file, a directory, an unsupported
-// format such as Parquet. "-", pipes (`<(cat dump)`), FIFOs and devices are not opened here, as
-// they can be read only once. Bad records are not checked here: they become rejects.
+// format such as Parquet, or a named field that the first records (the look-ahead; a CSV header)
+// lack. "-", pipes (`<(cat dump)`), FIFOs and devices are not opened here, as they can be read
+// only once. Bad records are not checked here: they become rejects.
 void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& options);
 
 // What a dump looks like to the readers, for `revsum ingest --detect`: nothing is written.

@@ -30,7 +30,7 @@
 //
 // Look-ahead (JSON Lines and JSON arrays): before the first record is returned, the first 1,000
 // records (or those in the first 8 MiB) are read and held, to check the FieldMap: a field named
-// in it (product, id, rating, title, time) that none of them has is a ReadError; when none of
+// in it (text, product, id, rating, title, time) that none of them has is a ReadError; when none of
 // them has any product candidate, ReadOptions::on_notice is told once (all reviews then go under
 // product ""). A CSV/TSV header is checked the same way when it is read.
 //

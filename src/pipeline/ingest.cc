@@ -152,7 +152,13 @@ void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& optio
     // FIFO, wait for) the input IngestFile is to read. IngestFile reports its errors.
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
-    ReviewReader::Open(path, options);  // throws ReadError
+    ReadOptions quiet = options;
+    quiet.on_notice = nullptr;  // IngestFile gives the notices
+    auto reader = ReviewReader::Open(path, quiet);  // throws ReadError
+    // The first record: JSON's look-ahead and a CSV header check the named fields (a misspelt
+    // --product-field or --text-field is a ReadError) before any store file exists.
+    Record first;
+    reader->Next(&first);
   }
 }
 

@@ -193,7 +193,8 @@ void JsonRecordReader::LookAhead() {
                                                                    {&f.id, "id"},
                                                                    {&f.rating, "rating"},
                                                                    {&f.title, "title"},
-                                                                   {&f.time, "time"}};
+                                                                   {&f.time, "time"},
+                                                                   {&f.text, "text"}};
   for (size_t i = 0; i < std::size(named); ++i) {
     if (named[i].first->empty() || named_seen_[i]) continue;
     held_.clear();  // nothing is read after the error
@@ -223,7 +224,7 @@ void JsonRecordReader::NoteKeys(const object& obj) {
     }
   }
   const FieldMap& f = options_.fields;
-  const std::string* named[] = {&f.product, &f.id, &f.rating, &f.title, &f.time};
+  const std::string* named[] = {&f.product, &f.id, &f.rating, &f.title, &f.time, &f.text};
   element value;
   for (size_t i = 0; i < std::size(named); ++i) {
     if (!named_seen_[i] && !named[i]->empty() &&

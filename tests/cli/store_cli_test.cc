@@ -66,6 +66,19 @@ TEST_F(StoreCliTest, SetupErrorsExitOneNotThree) {
   EXPECT_FALSE(fs::exists(db_)) << "inputs are checked before anything is stored";
 }
 
+TEST_F(StoreCliTest, AMisspeltFieldIsAnErrorBeforeAnyStoreExists) {
+  // A misspelt --text-field stored 256 rejects and exited 3; a misspelt --product-field was an
+  // error but left an empty store file behind. Both are errors now, with no file.
+  for (const char* flag : {"--text-field reviewText", "--product-field asinn"}) {
+    CommandResult r =
+        RunRevsum("ingest " + kSamples + "/en_reviews.jsonl " + flag + " --db " + db_);
+    EXPECT_EQ(r.exit_code, 1) << flag << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("no record has the")) << flag;
+    EXPECT_THAT(r.err, HasSubstr("the first record has the keys")) << flag;
+    EXPECT_FALSE(fs::exists(db_)) << flag;
+  }
+}
+
 TEST_F(StoreCliTest, ReviewsThatCleanToNothingAreRejectedNotStoredInvisible) {
   std::ofstream(dir_ / "empty.jsonl")
       << "{\"text\":\"\xF0\x9F\x98\x80\xF0\x9F\x98\x80\"}\n"  // emoji only
