@@ -98,12 +98,24 @@ Runner Setup(CLI::App& sub) {
                      "some of those it was to summarise\n";
       }
     }
-    ExportSummaries(*store, options, std::cout, [](const ProductExport& p) {
+    size_t exported = 0;
+    ExportSummaries(*store, options, std::cout, [&exported](const ProductExport& p) {
+      ++exported;
       if (p.left_out) {
         std::cerr << "revsum: warning: " << KeyForMessage(p.product)
                   << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
       }
     });
+    if (exported == 0 && options.filter.active()) {
+      // Empty output is an answer; say why, so it is not read as "nothing was said".
+      std::cerr << "revsum: warning: no review passes the filter"
+                << (options.filter.since || options.filter.until
+                        ? " (--since and --until leave out reviews without a time)"
+                        : (options.filter.min_rating || options.filter.max_rating)
+                              ? " (--min-rating and --max-rating leave out unrated reviews)"
+                              : "")
+                << ": nothing exported\n";
+    }
     return kExitOk;
   };
 }

@@ -421,6 +421,20 @@ TEST_F(OutputCliTest, KeysThatDifferOnlyByAnInvisibleCharacterPrintDifferently) 
   EXPECT_THAT(r.out, HasSubstr("\"K\\u200b1\"")) << "JSON keeps the key, escaped";
 }
 
+TEST_F(OutputCliTest, AFilterThatLeavesNothingSaysSo) {
+  // A dump without times and --since: the output is empty, and stderr says why (it said nothing).
+  TempDir dir;
+  const std::string db = dir / "untimed.db";
+  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
+                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunRevsum("export --no-tokens --since 2020-01-01 --db " + db);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("no review passes the filter (--since and --until leave out "
+                               "reviews without a time)"));
+}
+
 TEST_F(OutputCliTest, ASummaryLongerThanItsReviewSaysLongerNotSmaller) {
   // One short review: the heading, share and citation make the export longer than the review.
   TempDir dir;
