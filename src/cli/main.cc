@@ -109,7 +109,14 @@ std::string ParseErrorMessage(CLI::App& app, const CLI::ParseError& e,
   const std::vector<std::string> top = app.remaining();
   extras.insert(extras.end(), top.begin(), top.end());
   for (const std::string& arg : extras) {
-    if (arg.size() > 1 && arg[0] == '-') return name + ": unknown option '" + arg + "'";
+    if (arg.size() > 1 && arg[0] == '-') {
+      // A search query may start with '-' (-word means NOT word): it goes after "--".
+      const std::string hint = name == "search" && arg.rfind("--", 0) != 0
+                                   ? "; a query that starts with '-' goes after --: revsum search "
+                                     "-- '" + arg + "'"
+                                   : "";
+      return name + ": unknown option '" + arg + "'" + hint;
+    }
   }
   if (!extras.empty()) return name + ": unexpected argument '" + extras.front() + "'";
   return name + ": " + e.what();

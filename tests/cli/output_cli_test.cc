@@ -156,6 +156,13 @@ TEST_F(OutputCliTest, SearchMinusWordMeansNotAndBadSyntaxSaysWhatToWrite) {
   CommandResult column = Run("search 'cord:'");
   EXPECT_EQ(column.exit_code, 1);
   EXPECT_THAT(column.err, HasSubstr("column filter"));
+  // A query that starts with '-' reads as an option; the error says to put it after "--".
+  CommandResult dash = Run("search '-outlet cord'");
+  EXPECT_EQ(dash.exit_code, 1);
+  EXPECT_THAT(dash.err, HasSubstr("goes after --: revsum search -- '-outlet cord'"));
+  CommandResult after = RunRevsum("search --db " + Db() + " -- '-outlet cord'");
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_EQ(after.out, without.out);
 }
 
 TEST_F(OutputCliTest, ShowLimitCutsTheSentencesPrinted) {
