@@ -44,12 +44,14 @@
 // citation is written "[ID]" with every byte of ID outside [A-Za-z0-9:-] percent-encoded (%5D),
 // so no id can close the bracket, open markup or break the line. --citations short (the prompt's
 // default) writes the shortest prefix of that, at least 8 characters (10 for h:), that no other
-// point of the product's export shares (ShortCitations: ids that share a long prefix, such as
-// "B002LEVL56-0031" and "B002LEVL56-0010", stay apart), full the whole, none nothing; json's
+// review of the store has (ShortCitations: ids that share a long prefix, such as
+// "B002LEVL56-0031" and "B002LEVL56-0010", stay apart), so that `revsum show PREFIX` finds the
+// review; full the whole, none nothing; json's
 // "review" field is the id unescaped (JSON-quoted), and its "sentence" field names a sentence as
 // SentenceCitation does ("ID#INDEX"): JSON holds no row id but "run", so a merged store's JSON
-// export equals one store's byte for byte (review scope: by product, then review order). Look a short citation up with
-// `SELECT * FROM reviews WHERE external_id LIKE 'ABCDEFGH%'` (or content_hash for h:).
+// export equals one store's byte for byte (review scope: by product, then review order). Look a
+// citation up with `revsum show CITATION` (also a short one), or in SQL: reviews.citation and
+// every view that shows a review have it (`SELECT * FROM reviews WHERE citation LIKE 'AB%'`).
 //
 // Filters (--min-rating, --max-rating, --since, --until): nothing is recomputed; the header's
 // review count and rating distribution, each point's support and share (support / reviews in the
@@ -118,9 +120,14 @@ std::string SentenceCitation(const std::string& citation_id, int32_t index);
 // The id as a citation writes it, without the brackets (CitationMark's percent-encoding): also
 // how a review-scope heading names its review.
 std::string CitationText(const std::string& citation_id);
+// The citations of the store next to `id` in sort order (ReviewStore::CitationNeighbours).
+using CitationNeighbours = std::function<std::vector<std::string>(const std::string& id)>;
 // Short marks of a product's cited ids (see the header comment), by id: "[<shortest prefix of at
-// least 8 characters (10 for h:) that no other id of `ids` shares>]".
-std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids);
+// least 8 characters (10 for h:) that no other citation of `ids` or of the store shares>]"; the
+// store's come from `neighbours` (none when empty). A prefix never ends inside a %XX escape; a
+// citation that another review also has is written whole.
+std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids,
+                                                  const CitationNeighbours& neighbours = {});
 // Dump text made safe for one line of a text export or a prompt block, where "[ID]" is a
 // citation: TerminalSafe, then '[' -> '(' and ']' -> ')'. Never throws.
 std::string PlainInline(std::string_view s);

@@ -45,7 +45,7 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
@@ -90,6 +90,7 @@ struct StoredReview {
   int64_t id = 0;
   std::string product;
   std::string external_id;
+  std::string citation;  // reviews.citation: external_id, or "h:" + content hash when it is ''
   std::string source;
   uint64_t line = 0;
   std::optional<double> rating;
@@ -178,6 +179,7 @@ struct StoredPoint {
   int64_t sentence_id = 0;
   int64_t review_id = 0;    // reviews.id of the representative sentence
   std::string external_id;  // that review's id in its dump (read back only)
+  std::string citation;     // that review's citation (reviews.citation; read back only)
   std::string polarity;     // "praise", "complaint", "neutral", "unknown"
   int64_t support = 0;
   double share = 0;
@@ -253,6 +255,14 @@ class ReviewStore {
   // The highest review id stored; reviews are only ever appended, so "id <= MaxReviewId() at the
   // start" is a consistent snapshot that a concurrent ingest cannot change.
   int64_t MaxReviewId();
+  // The `n` citations just below and just above `citation` in sort order (other reviews'), and
+  // `citation` itself when two or more reviews have it: what a short citation must stay apart
+  // from (export.h ShortCitations).
+  std::vector<std::string> CitationNeighbours(const std::string& citation, size_t n);
+  // Reviews whose citation (reviews.citation: how exports cite them) is `text`; when none is,
+  // those whose citation starts with it (a short citation). At most `limit`, as (id, citation).
+  std::vector<std::pair<int64_t, std::string>> FindCitations(const std::string& text,
+                                                             size_t limit);
   // Reviews of a product with id <= up_to, in ingest order.
   std::vector<StoredReview> GetProductReviews(const std::string& product,
                                               int64_t up_to = INT64_MAX);

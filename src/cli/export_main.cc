@@ -33,8 +33,10 @@ Runner Setup(CLI::App& sub) {
                  "per product, at most this much is emitted, measured on the exported text: "
                  "120w, 150t, 5s (points), 10% (default: the run's budget)");
   sub.add_option("--citations", args->citations,
-                 "none, short (first 8 characters) or full; citations are the dumps' own review "
-                 "ids (h:<content hash> for a review without one). Default: full, prompt short")
+                 "none, short (the shortest start, at least 8 characters, that no other review of "
+                 "the store has) or full; citations are the dumps' own review ids (h:<content "
+                 "hash> for a review without one) and `revsum show CITATION` finds them. "
+                 "Default: full, prompt short")
       ->check(CLI::IsMember({"none", "short", "full"}));
   sub.add_option("--min-rating", args->min_rating,
                  "count only reviews rated at least this (header, support, share)");

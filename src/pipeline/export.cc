@@ -70,25 +70,36 @@ std::string CitationText(const std::string& citation_id) {
   return mark.substr(1, mark.size() - 2);
 }
 
-std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids) {
-  std::vector<std::string> written;  // the full marks without brackets
-  for (const std::string& id : ids) {
-    const std::string mark = CitationMark(id, CitationStyle::kFull);
-    written.push_back(mark.substr(1, mark.size() - 2));
-  }
+std::map<std::string, std::string> ShortCitations(const std::vector<std::string>& ids,
+                                                  const CitationNeighbours& neighbours) {
+  auto common_prefix = [](const std::string& a, const std::string& b) {
+    size_t n = 0;
+    while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+    return n;
+  };
   std::map<std::string, std::string> out;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const std::string& w = written[i];
+  for (const std::string& id : ids) {
+    if (out.count(id)) continue;  // the same review cited twice
+    const std::string w = CitationText(id);
     size_t keep = w.rfind("h:", 0) == 0 ? 10 : 8;
-    for (size_t j = 0; j < ids.size(); ++j) {
-      if (written[j] == w) continue;  // the same review cited twice
-      // Longer than the common prefix, so this id's mark is no prefix of the other's.
-      size_t common = 0;
-      while (common < w.size() && common < written[j].size() && w[common] == written[j][common])
-        ++common;
-      keep = std::max(keep, common + 1);
+    std::vector<std::string> others(ids.begin(), ids.end());
+    bool shared = false;  // another review has this very citation: only the whole names both
+    if (neighbours) {
+      for (const std::string& n : neighbours(id)) {
+        shared = shared || n == id;
+        others.push_back(n);
+      }
     }
-    out[ids[i]] = "[" + w.substr(0, std::min(keep, w.size())) + "]";
+    for (const std::string& o : others) {
+      if (o == id) continue;
+      // Longer than the common prefix, so this id's mark is no prefix of the other's.
+      keep = std::max(keep, common_prefix(w, CitationText(o)) + 1);
+    }
+    // Never end inside a "%XX" escape: "[AB%2]" would resolve as "AB", a shorter prefix.
+    for (size_t back = 1; back <= 2 && back <= keep; ++back) {
+      if (keep - back < w.size() && w[keep - back] == '%') keep = keep - back + 3;
+    }
+    out[id] = "[" + (shared ? w : w.substr(0, std::min(keep, w.size()))) + "]";
   }
   return out;
 }
@@ -699,7 +710,14 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
       point_count += section.size();
     }
     for (const ExportedSentence& f : flat) candidate_ids.push_back(f.review);
-    const Renderer render(options, prompt_header, p.reviews, ShortCitations(candidate_ids));
+    const Renderer render(
+        options, prompt_header, p.reviews,
+        options.citations == CitationStyle::kShort
+            ? ShortCitations(candidate_ids,
+                             [&store](const std::string& id) {
+                               return store.CitationNeighbours(id, 2);
+                             })
+            : std::map<std::string, std::string>{});
     const Meter meter(budget, words, options.tokens, p.words_before);
     StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);
@@ -887,13 +905,28 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     if (rated) p.avg_rating = rating_mean;
 
     // The body: one cited sentence per line (text/markdown), or plain sentences (json).
+    std::vector<std::string> cited_ids;
+    for (int64_t id : summary.sentence_ids) {
+      if (auto it = sentence.find(id); it != sentence.end()) {
+        cited_ids.push_back(citation_of(p.product, it->second.first));
+      }
+    }
+    const std::map<std::string, std::string> short_marks =
+        options.citations == CitationStyle::kShort
+            ? ShortCitations(cited_ids,
+                             [&store](const std::string& c) {
+                               return store.CitationNeighbours(c, 2);
+                             })
+            : std::map<std::string, std::string>{};
     for (int64_t id : summary.sentence_ids) {
       auto it = sentence.find(id);
       if (it == sentence.end()) continue;  // sentence deleted since the run
       const auto& [review_id, text] = it->second;
       const std::string cited = citation_of(p.product, review_id);
       p.citations.push_back(cited);
-      std::string cite = CitationMark(cited, options.citations);
+      std::string cite = options.citations == CitationStyle::kShort
+                             ? short_marks.at(cited)
+                             : CitationMark(cited, options.citations);
       if (!cite.empty()) cite = " " + cite;
       switch (options.format) {
         case ExportFormat::kText:

@@ -543,6 +543,7 @@ std::vector<StoredReview> SampleReviews(const std::vector<StoredReview>& reviews
     out.push_back({r.id,
                    r.product,
                    r.external_id,
+                   r.citation,
                    r.source,
                    r.line,
                    r.rating,

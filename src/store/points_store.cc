@@ -52,7 +52,8 @@ void ReviewStore::DeleteRunPoints(int64_t run_id) {
 
 namespace {
 // One point row: id, run_id, product, idx, text, sentence_id, review_id, external_id, polarity,
-// support, share, aspect ('' for none), weight — the columns of LatestPoints and RunPoints.
+// support, share, aspect ('' for none), weight, citation — the columns of LatestPoints and
+// RunPoints.
 StoredPoint ReadPointRow(const store_internal::Statement& q) {
   StoredPoint p;
   p.id = q.Int(0);
@@ -68,6 +69,7 @@ StoredPoint ReadPointRow(const store_internal::Statement& q) {
   p.share = q.Double(10);
   p.aspect = q.Text(11);
   p.weight = q.Double(12);
+  p.citation = q.Text(13);
   return p;
 }
 }  // namespace
@@ -76,7 +78,7 @@ std::vector<StoredPoint> ReviewStore::LatestPoints(const std::string& product) {
   Flush();
   Statement q(db_,
               "SELECT point_id, run_id, product, idx, text, sentence_id, review_id, external_id, "
-              "polarity, support, share, coalesce(aspect, ''), weight FROM product_points "
+              "polarity, support, share, coalesce(aspect, ''), weight, citation FROM product_points "
               "WHERE ?1 = '' OR product = ?1 ORDER BY product, idx");
   q.Bind(1, product);
   std::vector<StoredPoint> out;
@@ -137,7 +139,7 @@ std::vector<StoredPoint> ReviewStore::RunPoints(int64_t run_id, const std::strin
   Statement q(db_,
               "SELECT pt.id, pt.run_id, pt.product, pt.idx, pt.text, pt.sentence_id, pt.review, "
               "rv.external_id, pt.polarity, pt.support, pt.share, coalesce(pt.aspect, ''), "
-              "pt.weight FROM points pt JOIN reviews rv ON rv.id = pt.review "
+              "pt.weight, rv.citation FROM points pt JOIN reviews rv ON rv.id = pt.review "
               "WHERE pt.run_id = ?1 AND pt.product = ?2 ORDER BY pt.idx");
   q.Bind(1, run_id).Bind(2, product);
   std::vector<StoredPoint> out;

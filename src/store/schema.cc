@@ -380,9 +380,63 @@ ALTER TABLE sources ADD COLUMN rating_stars INTEGER NOT NULL DEFAULT 0;   -- in 
 ALTER TABLE sources ADD COLUMN rating_tenths INTEGER NOT NULL DEFAULT 0;  -- in [0, 10]
 )sql";
 
+// Version 11: citations as columns. A review's citation is its dump id, or "h:" and the 16 hex
+// digits of its content hash when the dump gave none (export.h ReviewCitationId): how every
+// export, prompt and report names a review. reviews.citation computes it (a virtual column, so it
+// costs no space; indexed, so `revsum show CITATION` and prefix lookups are one seek), and every
+// view that shows a review has it. point_evidence shows the points of product_points (the latest
+// finished run with points for each product), with their run; all_point_evidence every run's.
+constexpr const char* kMigration11 = R"sql(
+ALTER TABLE reviews ADD COLUMN citation TEXT GENERATED ALWAYS AS
+  (CASE WHEN external_id <> '' THEN external_id ELSE printf('h:%016x', content_hash) END) VIRTUAL;
+CREATE INDEX reviews_by_citation ON reviews(citation);
+DROP VIEW review_sentences;
+CREATE VIEW review_sentences AS
+  SELECT p.key AS product, r.id AS review_id, r.citation, r.external_id, r.rating, s.idx,
+         s.id AS sentence_id, s.text
+  FROM sentences s JOIN reviews r ON r.id = s.review_id JOIN products p ON p.id = r.product_id;
+DROP VIEW product_points;
+CREATE VIEW product_points AS
+  SELECT product, idx, polarity, support, round(100.0 * share, 1) AS percent, share, aspect, text,
+         weight, (SELECT count(*) FROM point_members m WHERE m.point_id = pid) AS members,
+         citation, review_id, external_id, sentence_id, run_id, point_id
+  FROM (SELECT pt.product, pt.idx, pt.polarity, pt.support, pt.share, pt.aspect, pt.text,
+               pt.weight, rv.citation, pt.review AS review_id, rv.external_id, pt.sentence_id,
+               pt.run_id, pt.id AS pid, pt.id AS point_id,
+               dense_rank() OVER (PARTITION BY pt.product
+                                  ORDER BY r.finished_at DESC, r.id DESC) AS rank
+        FROM points pt JOIN runs r ON r.id = pt.run_id JOIN reviews rv ON rv.id = pt.review
+        WHERE r.finished_at IS NOT NULL)
+  WHERE rank = 1;
+DROP VIEW point_evidence;
+CREATE VIEW all_point_evidence AS
+  SELECT pt.run_id, pt.product, pt.idx, pt.polarity, pt.text AS point, m.similarity,
+         s.text AS sentence, rv.citation, s.idx AS sentence_index, m.sentence_id, m.review_id,
+         rv.external_id, rv.rating, pt.id AS point_id
+  FROM point_members m JOIN points pt ON pt.id = m.point_id
+  JOIN sentences s ON s.id = m.sentence_id JOIN reviews rv ON rv.id = m.review_id;
+CREATE VIEW point_evidence AS
+  SELECT e.* FROM all_point_evidence e JOIN product_points pp ON pp.point_id = e.point_id;
+DROP VIEW sentence_opinions;
+CREATE VIEW sentence_opinions AS
+  SELECT s.id AS sentence_id, s.review_id, r.citation, p.key AS product, s.idx, s.text,
+         CASE WHEN sc.opinion >= 0.8 THEN 'praise' WHEN sc.opinion <= -0.8 THEN 'complaint'
+              ELSE 'neutral' END AS polarity,
+         sc.opinion AS score, sc.salience, sc.run_id
+  FROM scores sc JOIN sentences s ON s.id = sc.sentence_id JOIN reviews r ON r.id = s.review_id
+  JOIN products p ON p.id = r.product_id
+  WHERE sc.opinion IS NOT NULL
+    AND sc.run_id = (SELECT ru.id FROM runs ru WHERE ru.finished_at IS NOT NULL AND EXISTS
+                       (SELECT 1 FROM scores x WHERE x.run_id = ru.id AND x.opinion IS NOT NULL)
+                     ORDER BY ru.finished_at DESC, ru.id DESC LIMIT 1)
+    AND (sc.scope = 'product' OR NOT EXISTS
+           (SELECT 1 FROM scores y WHERE y.run_id = sc.run_id AND y.scope = 'product'
+              AND y.sentence_id = sc.sentence_id));
+)sql";
+
 constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
                                        kMigration5, kMigration6, kMigration7, kMigration8,
-                                       kMigration9, kMigration10};
+                                       kMigration9, kMigration10, kMigration11};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

@@ -692,7 +692,7 @@ StoreStats ReviewStore::Stats() {
 
 namespace {
 constexpr const char* kReviewColumns =
-    "SELECT r.id, p.key, r.external_id, s.path, r.line, r.rating, r.title, r.text "
+    "SELECT r.id, p.key, r.external_id, s.path, r.line, r.rating, r.title, r.text, r.citation "
     "FROM reviews r JOIN products p ON p.id = r.product_id JOIN sources s ON s.id = r.source_id ";
 
 StoredReview ReadReviewRow(const Statement& q) {
@@ -705,6 +705,7 @@ StoredReview ReadReviewRow(const Statement& q) {
   if (!q.IsNull(5)) r.rating = q.Double(5);
   r.title = q.Text(6);
   r.text = q.Text(7);
+  r.citation = q.Text(8);
   return r;
 }
 
@@ -733,6 +734,47 @@ std::optional<StoredReview> ReviewStore::GetReview(int64_t review_id) {
   s.Bind(1, review_id);
   while (s.Step()) r.sentences.push_back(ReadSentenceRow(s));
   return r;
+}
+
+std::vector<std::pair<int64_t, std::string>> ReviewStore::FindCitations(const std::string& text,
+                                                                         size_t limit) {
+  Flush();
+  std::vector<std::pair<int64_t, std::string>> out;
+  Statement exact(db_, "SELECT id, citation FROM reviews WHERE citation = ?1 ORDER BY id LIMIT ?2");
+  exact.Bind(1, text).Bind(2, static_cast<int64_t>(limit));
+  while (exact.Step()) out.emplace_back(exact.Int(0), exact.Text(1));
+  if (!out.empty() || text.empty()) return out;
+  // Every string that starts with `text` sorts in [text, upper): upper is `text` with its last
+  // byte below 0xFF raised by one and the rest cut off (BINARY collation compares bytes).
+  std::string upper = text;
+  while (!upper.empty() && static_cast<unsigned char>(upper.back()) == 0xFF) upper.pop_back();
+  Statement prefix(db_, upper.empty()
+                            ? "SELECT id, citation FROM reviews WHERE citation >= ?1 "
+                              "ORDER BY citation, id LIMIT ?3"
+                            : "SELECT id, citation FROM reviews WHERE citation >= ?1 AND "
+                              "citation < ?2 ORDER BY citation, id LIMIT ?3");
+  if (!upper.empty()) upper.back() = static_cast<char>(upper.back() + 1);
+  prefix.Bind(1, text);
+  if (!upper.empty()) prefix.Bind(2, upper);
+  prefix.Bind(3, static_cast<int64_t>(limit));
+  while (prefix.Step()) out.emplace_back(prefix.Int(0), prefix.Text(1));
+  return out;
+}
+
+std::vector<std::string> ReviewStore::CitationNeighbours(const std::string& citation, size_t n) {
+  Flush();
+  std::vector<std::string> out;
+  Statement below(db_, "SELECT citation FROM reviews WHERE citation < ?1 ORDER BY citation DESC "
+                       "LIMIT ?2");
+  Statement above(db_, "SELECT citation FROM reviews WHERE citation > ?1 ORDER BY citation LIMIT ?2");
+  Statement same(db_, "SELECT count(*) > 1 FROM (SELECT 1 FROM reviews WHERE citation = ?1 LIMIT 2)");
+  for (Statement* q : {&below, &above}) {
+    q->Bind(1, citation).Bind(2, static_cast<int64_t>(n));
+    while (q->Step()) out.push_back(q->Text(0));
+  }
+  same.Bind(1, citation);
+  if (same.Step() && same.Int(0)) out.push_back(citation);
+  return out;
 }
 
 int64_t ReviewStore::MaxReviewId() {

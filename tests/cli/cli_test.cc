@@ -154,7 +154,7 @@ TEST_F(CliTest, ShowListsSentencesWithIdsAndUnknownSubjectsFail) {
   EXPECT_THAT(product.out, HasSubstr("] Boils a full liter in about four minutes."));
   CommandResult review = RunRevsum("show 1 --review --db " + db_);
   ASSERT_EQ(review.exit_code, 0) << review.err;
-  EXPECT_THAT(review.out, HasSubstr("review 1"));
+  EXPECT_THAT(review.out, HasSubstr("(store id 1)"));
   EXPECT_EQ(RunRevsum("show NO_SUCH_THING --db " + db_).exit_code, 1);
 }
 

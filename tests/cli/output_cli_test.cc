@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "revsum/export.h"
 #include "revsum/tokens.h"
 #include "support/query_db.h"
 #include "support/run_revsum.h"
@@ -22,6 +23,7 @@ namespace revsum {
 namespace {
 
 using testing::CommandResult;
+using testing::QueryOne;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::RunRevsum;
@@ -428,14 +430,20 @@ TEST_F(OutputCliTest, KeysThatDifferOnlyByAnInvisibleCharacterPrintDifferently) 
   EXPECT_THAT(r.out, HasSubstr("\"K\\u200b1\"")) << "JSON keeps the key, escaped";
 }
 
+// A store of one short review without a time, summarised: "Leaks. Bad." rated 1 (product K1).
+std::string OneShortReview(const TempDir& dir) {
+  const std::string db = dir / "short.db";
+  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
+                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return db;
+}
+
 TEST_F(OutputCliTest, AFilterThatLeavesNothingSaysSo) {
   // A dump without times and --since: the output is empty, and stderr says why (it said nothing).
   TempDir dir;
-  const std::string db = dir / "untimed.db";
-  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
-                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = RunRevsum("export --no-tokens --since 2020-01-01 --db " + db);
+  const std::string db = OneShortReview(dir);
+  CommandResult r = RunRevsum("export --no-tokens --since 2020-01-01 --db " + db);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("no review passes the filter (--since and --until leave out "
@@ -445,16 +453,142 @@ TEST_F(OutputCliTest, AFilterThatLeavesNothingSaysSo) {
 TEST_F(OutputCliTest, ASummaryLongerThanItsReviewSaysLongerNotSmaller) {
   // One short review: the heading, share and citation make the export longer than the review.
   TempDir dir;
-  const std::string db = dir / "short.db";
-  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
-                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = RunRevsum("export --db " + db);
+  CommandResult r = RunRevsum("export --db " + OneShortReview(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("x longer)")) << r.out;
   EXPECT_THAT(r.out, HasSubstr(" more (")) << r.out;
   EXPECT_THAT(r.out, Not(HasSubstr("smaller"))) << r.out;
   EXPECT_THAT(r.out, Not(HasSubstr("saved"))) << r.out;
+}
+
+// The review a `show ... --json` names (its first review's citation); "" when show failed.
+std::string ShownCitation(const CommandResult& r) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (r.exit_code != 0 || parser.parse(r.out).get(doc) != simdjson::SUCCESS) return "";
+  std::string_view citation;
+  if (doc["reviews"].at(0)["citation"].get(citation) != simdjson::SUCCESS) return "";
+  return std::string(citation);
+}
+
+TEST_F(OutputCliTest, ShowFindsAReviewByItsCitationInEveryFormExportsWriteIt) {
+  const std::string citation = QueryOne<std::string>(
+      Db(), "SELECT citation FROM reviews WHERE external_id = '' ORDER BY id LIMIT 1", "");
+  ASSERT_EQ(citation.rfind("h:", 0), 0u) << citation;
+  // The store's column is the exporters' citation (export.h ReviewCitationId).
+  const int64_t hash = QueryOne<int64_t>(
+      Db(), "SELECT content_hash FROM reviews WHERE citation = '" + citation + "'", 0);
+  EXPECT_EQ(citation, ReviewCitationId("", static_cast<uint64_t>(hash)));
+  const std::string dump_id = QueryOne<std::string>(
+      Db(), "SELECT citation FROM reviews WHERE external_id <> '' ORDER BY id LIMIT 1", "");
+  EXPECT_EQ(dump_id, QueryOne<std::string>(Db(), "SELECT external_id FROM reviews WHERE "
+                                                 "citation = '" + dump_id + "'", ""));
+  for (const std::string& id : {citation, dump_id}) {
+    for (const std::string& form : {id, "'[" + id + "]'", "'" + id + "#1'", id.substr(0, 12)}) {
+      CommandResult r = Run("show " + form + " --json");
+      EXPECT_EQ(ShownCitation(r), id) << form << ": " << r.err;
+    }
+    CommandResult text = Run("show " + id);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("review " + id + "  product "));
+  }
+  // A store id still works, and a prefix that many reviews share lists some of them.
+  CommandResult by_id = Run("show 2 --review --json");
+  EXPECT_FALSE(ShownCitation(by_id).empty()) << by_id.err;
+  CommandResult many = Run("show h:");
+  EXPECT_EQ(many.exit_code, 1);
+  EXPECT_THAT(many.err, HasSubstr("'h:' names more than 10 reviews: h:"));
+  EXPECT_THAT(many.err, HasSubstr("(store id "));
+  CommandResult none = Run("show h:zzzz");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_THAT(none.err, HasSubstr("no product or review 'h:zzzz'"));
+}
+
+TEST_F(OutputCliTest, EveryShortCitationOfAnExportLeadsBackToItsReview) {
+  for (const std::string flat : {"", " --flat"}) {
+    CommandResult shorts = Run("export --format text --no-tokens --citations short" + flat);
+    CommandResult fulls = Run("export --format text --no-tokens --citations full" + flat);
+    ASSERT_EQ(shorts.exit_code, 0) << shorts.err;
+    ASSERT_EQ(fulls.exit_code, 0) << fulls.err;
+    static const std::regex kMark(R"(\[([A-Za-z0-9:%-]+)\]\n)");
+    std::vector<std::string> short_marks, full_marks;
+    for (auto [out, marks] : {std::pair{&shorts.out, &short_marks}, {&fulls.out, &full_marks}}) {
+      for (std::sregex_iterator it(out->begin(), out->end(), kMark), end; it != end; ++it) {
+        marks->push_back((*it)[1].str());
+      }
+    }
+    ASSERT_EQ(short_marks.size(), full_marks.size());
+    ASSERT_GT(short_marks.size(), 10u);
+    size_t shorter = 0;
+    for (size_t i = 0; i < short_marks.size(); ++i) {
+      ASSERT_EQ(full_marks[i].rfind(short_marks[i], 0), 0u) << short_marks[i];
+      shorter += short_marks[i].size() < full_marks[i].size();
+      EXPECT_EQ(ShownCitation(Run("show " + short_marks[i] + " --json")), full_marks[i])
+          << short_marks[i] << " names another review, or several";
+    }
+    EXPECT_GT(shorter, short_marks.size() / 2);
+  }
+}
+
+TEST_F(OutputCliTest, ShowPrintsAProductsPointsWithCitations) {
+  const int64_t stored =
+      QueryOne<int64_t>(Db(), "SELECT count(*) FROM product_points WHERE product = 'B0KTL55200'", 0);
+  ASSERT_GT(stored, 0);
+  CommandResult r = Run("show B0KTL55200 --limit 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("points (run "));
+  const std::string first = QueryOne<std::string>(
+      Db(), "SELECT text || '  [' || citation || ']' FROM product_points WHERE "
+            "product = 'B0KTL55200' ORDER BY idx LIMIT 1", "");
+  EXPECT_THAT(r.out, HasSubstr(" of 10 reviews (")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(first)) << r.out;
+  CommandResult json = Run("show B0KTL55200 --json --limit 1");
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(json.out).get(doc), simdjson::SUCCESS) << json.out;
+  simdjson::dom::array points = doc["points"];
+  EXPECT_EQ(int64_t(points.size()), stored);
+  for (simdjson::dom::element p : points) {
+    const std::string review{std::string_view(p["review"])};
+    const std::string sentence{std::string_view(p["sentence"])};
+    EXPECT_EQ(sentence.rfind(review + "#", 0), 0u) << sentence;
+    EXPECT_EQ(ShownCitation(Run("show '" + sentence + "' --json")), review);
+  }
+  // A review has no points.
+  CommandResult review = Run("show 1 --review --json");
+  ASSERT_EQ(parser.parse(review.out).get(doc), simdjson::SUCCESS) << review.out;
+  EXPECT_EQ(doc["points"].get_array().size(), 0u);
+}
+
+TEST_F(OutputCliTest, ViewsNameReviewsByCitationAndEvidenceIsTheLatestRunsByDefault) {
+  for (const char* view : {"reviews", "review_sentences", "product_points", "point_evidence",
+                           "sentence_opinions"}) {
+    const std::string v = view;
+    EXPECT_EQ(QueryOne<int64_t>(Db(), "SELECT count(*) FROM " + v, 0) > 0, true) << v;
+    EXPECT_EQ(QueryOne<int64_t>(Db(),
+                                "SELECT count(*) FROM " + v + " x JOIN reviews r ON r.id = x." +
+                                    (v == "reviews" ? "id" : "review_id") +
+                                    " WHERE x.citation IS NOT r.citation OR r.citation = ''",
+                                -1),
+              0)
+        << v;
+  }
+  // A second run of other parameters: point_evidence shows its points only, with its run;
+  // all_point_evidence both runs'.
+  TempDir dir;
+  const std::string db = dir / "two_runs.db";
+  for (const char* budget : {"30w", "60w"}) {
+    CommandResult r = RunRevsum("run " + kSamples + "/en_reviews.jsonl --db " + db +
+                                " --quiet --embedder lexical --budget " + budget);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(DISTINCT run_id) FROM all_point_evidence", 0), 2);
+  EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(DISTINCT run_id) FROM point_evidence", 0), 1);
+  EXPECT_EQ(QueryOne<int64_t>(db, "SELECT min(run_id) FROM point_evidence", 0), 2);
+  EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(*) FROM point_evidence e WHERE NOT EXISTS "
+                                  "(SELECT 1 FROM product_points p WHERE p.point_id = e.point_id)",
+                              -1),
+            0);
 }
 
 }  // namespace

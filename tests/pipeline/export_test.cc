@@ -293,6 +293,18 @@ TEST_F(ExportTest, CitationsAreTheDumpIdsOrTheContentHashEscaped) {
   EXPECT_EQ(shorts.at("B002LEVL56-0010"), "[B002LEVL56-001]");
   EXPECT_EQ(shorts.at("h:00000000abcdef01"), "[h:00000000]");
   EXPECT_EQ(shorts.at("AEUJZDEGXDNCF32:1"), "[AEUJZDEG]");
+  // ... and from the store's other citations; a prefix never ends inside a %XX escape, and a
+  // citation two reviews share is written whole.
+  auto store_has = [](std::vector<std::string> ids) {
+    return [ids](const std::string&) { return ids; };
+  };
+  EXPECT_EQ(ShortCitations({"AEUJZDEGXDNCF32:1"}, store_has({"AEUJZDEGXA"})).at("AEUJZDEGXDNCF32:1"),
+            "[AEUJZDEGXD]");
+  EXPECT_EQ(ShortCitations({"ABCDEFG/x"}).at("ABCDEFG/x"), "[ABCDEFG%2F]");
+  EXPECT_EQ(ShortCitations({"ABCDEF/x"}, store_has({"ABCDEF.y"})).at("ABCDEF/x"), "[ABCDEF%2F]");
+  EXPECT_EQ(ShortCitations({"AEUJZDEGXDNCF32:1"}, store_has({"AEUJZDEGXDNCF32:1"}))
+                .at("AEUJZDEGXDNCF32:1"),
+            "[AEUJZDEGXDNCF32:1]");
 
   // The reviews without a dump id (odd ones) are cited by their content hash, in json too.
   Build("Kettle", {{"praise", 3, "Great kettle."}});
