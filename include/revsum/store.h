@@ -45,25 +45,32 @@ struct StoreOptions {
 };
 
 // The schema version this build writes (PRAGMA user_version); older files are migrated on open.
-inline constexpr int kSchemaVersion = 11;
+inline constexpr int kSchemaVersion = 12;
 
 // Stable 64-bit content hash (FNV-1a) that is a review's identity, whatever file it came from:
 // every stored field of the record (product, external id, rating, title, text, time). Two records
 // that differ in any of them are two reviews; the same record ingested again is recognised.
 uint64_t ReviewContentHash(const Review& review);
 
-// Text as indexed by FTS5: ideographs, kana and hangul are spaced apart so that FTS5's unicode61
-// tokenizer sees one token per character and a phrase query matches any Chinese substring.
+// Text as the index of schemas 4-11 held it: ideographs, kana and hangul spaced apart, one token
+// per character (kept for those migrations).
 std::string FtsIndexText(std::string_view text);
-// True when FtsIndexText(text) == text: no byte that can start a spaced character (the writer then
-// indexes the text as it is, without a copy).
+// True when FtsIndexText(text) == text: no byte that can start a spaced character, so the text
+// holds no CJK and FtsCjkGrams(text) is "".
 bool FtsIndexTextIsText(std::string_view text);
+// sentences.search, the index's second column: each run of ideographs, kana or hangul written as
+// its overlapping character pairs and then its last character, space-separated ("手机电池很好" ->
+// "手机 机电 电池 池很 很好 好"); "" when the text has none (stored as NULL). Plain FTS5 then finds
+// a two-character word as written (MATCH '电池'), a longer one as the phrase of its pairs
+// (MATCH '"电池 池续 续航"'), and every character by prefix (MATCH '电*').
+std::string FtsCjkGrams(std::string_view text);
 // Rewrites a user's search into FTS5. FTS5's own syntax keeps its meaning: words, "phrases",
 // AND, OR, NOT, (groups), prefix*, ^first, NEAR(a b, N). Web-search habits are translated:
 // -word (or -"phrase", -(group)) means NOT it ("a -b c" -> "(a c) NOT b"), +word means word, and
 // a word with punctuation ("don't", "wi-fi") is the phrase the tokenizer made of it in the index.
-// CJK runs become phrases of single characters ("电池" -> "\" 电 池\""); ASCII punctuation touching
-// CJK separates words. Throws StoreError("search \"QUERY\": ...") saying what to write instead
+// A CJK run becomes the phrase of its character pairs ("电池续航" -> "\"电池 池续 续航\""), one
+// character the prefix query "\"电\"*"; ASCII punctuation touching CJK separates words; a phrase
+// that mixes CJK and other text becomes the AND group of its pieces. Throws StoreError("search \"QUERY\": ...") saying what to write instead
 // for: an unclosed quote or parenthesis, a ')' without '(', a colon (FTS5's column filter), a
 // group with only -words (FTS5 needs at least one positive term), an operator without a word on
 // each side, and a query with no word at all.
@@ -226,11 +233,11 @@ class ReviewStore {
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
   // What AddReview computes from a review before it touches the database: its content hash and
-  // the indexed form of each sentence that FtsIndexText changes (empty where the sentence's own
-  // text is indexed). Pure, so ingest's segmentation workers prepare it off the writer thread.
+  // each sentence's FtsCjkGrams (sentences.search; empty for a sentence without CJK). Pure, so
+  // ingest's segmentation workers prepare it off the writer thread.
   struct PreparedReview {
     uint64_t content_hash = 0;
-    std::vector<std::string> fts_texts;  // parallel to the sentences, or empty when none changes
+    std::vector<std::string> fts_texts;  // parallel to the sentences, or empty when none has CJK
   };
   static PreparedReview Prepare(const Review& review, const std::vector<Sentence>& sentences);
   // AddReview with `prepared` = Prepare(review, sentences).

@@ -258,20 +258,21 @@ class Merger {
   void MergeSentences() {
     sentences_ = std::make_unique<IdMap>(DenseBound(in_, "sentences"));
     Query insert(out_,
-                 "INSERT INTO sentences(review_id, idx, begin, end, text, tokens) "
-                 "VALUES (?1,?2,?3,?4,?5,?6)");
-    Query index(out_, "INSERT INTO sentences_fts(rowid, text) VALUES (?1, revsum_fts_text(?2))");
+                 "INSERT INTO sentences(review_id, idx, begin, end, text, tokens, search) "
+                 "VALUES (?1,?2,?3,?4,?5,?6,?7)");
+    Query index(out_, "INSERT INTO sentences_fts(rowid, text, search) VALUES (?1, ?2, ?3)");
     Query find(out_, "SELECT id FROM sentences WHERE review_id = ?1 AND idx = ?2");
-    Query q(in_, "SELECT id, review_id, idx, begin, end, text, tokens FROM sentences ORDER BY id");
+    Query q(in_,
+            "SELECT id, review_id, idx, begin, end, text, tokens, search FROM sentences ORDER BY id");
     while (q.Step()) {
       const int64_t review = reviews_->Get(q.Int(1));
       if (!review) continue;
       if (new_reviews_->Get(q.Int(1))) {
         insert.Bind(1, review);
-        for (int c = 2; c <= 6; ++c) insert.BindValue(c, q, c);
+        for (int c = 2; c <= 7; ++c) insert.BindValue(c, q, c);
         insert.Run();
         const int64_t id = sqlite3_last_insert_rowid(out_);
-        index.Bind(1, id).BindValue(2, q, 5).Run();
+        index.Bind(1, id).BindValue(2, q, 5).BindValue(3, q, 7).Run();
         sentences_->Set(q.Int(0), id);
         ++counts_.sentences;
       } else {

@@ -1,9 +1,14 @@
 // FTS5 text for mixed Chinese/English search, and the rewriting of what users type into FTS5.
 //
 // FTS5's unicode61 tokenizer keeps a run of ideographs as one token, so "电池" would never match
-// inside "电池续航很好". We index each CJK character as its own token and turn CJK runs in a query
-// into phrases ("电 池"): a phrase of consecutive characters matches exactly the texts that contain
-// that substring.
+// inside "电池续航很好". The index (sentences_fts) therefore has a second column, `search`
+// (sentences.search, FtsCjkGrams): each CJK run written as its overlapping pairs of characters and
+// its last character ("电池续航" -> "电池 池续 续航 航"), as Lucene's CJK analyser indexes bigrams.
+// Both columns are real columns of `sentences`, so FTS5's own 'rebuild', sqlite-utils and
+// Datasette re-read exactly what revsum indexed, and plain sqlite3 finds a two-character word as
+// written (MATCH '电池'). A query's CJK run of two or more characters becomes the phrase of its
+// pairs ("电池续" -> "电池 池续"), which matches exactly the sentences that contain it; a single
+// character the prefix query "电"* (every character starts a pair or ends its run).
 //
 // Users type web-search habits ("cord -outlet", "+kettle", "don't", "wi-fi") that FTS5 reads as
 // column filters or syntax errors; FtsQuery parses the query into items (words, "phrases",
@@ -62,6 +67,68 @@ bool IsSeparator(char c) {
 bool IsAsciiPunct(char c) {
   auto b = static_cast<unsigned char>(c);
   return b < 0x80 && !IsAsciiAlnum(c) && c != '_' && !IsSeparator(c);
+}
+
+// The FTS5 query for one CJK run (see the header comment): the phrase of its pairs, or for one
+// character the prefix query on it.
+std::string CjkRunQuery(std::string_view run) {
+  std::vector<std::string_view> chars;
+  char32_t cp;
+  for (size_t i = 0; i < run.size();) {
+    const size_t n = Decode(run, i, &cp);
+    chars.push_back(run.substr(i, n));
+    i += n;
+  }
+  if (chars.size() == 1) return "\"" + std::string(chars[0]) + "\"*";
+  std::string out = "\"";
+  for (size_t k = 0; k + 1 < chars.size(); ++k) {
+    if (k) out += ' ';
+    out.append(chars[k]).append(chars[k + 1]);
+  }
+  return out + "\"";
+}
+
+// Text split into its CJK runs and the text between them, each rendered as FTS5: a run by
+// CjkRunQuery, other text as the quoted phrase the tokenizer makes of it (skipped when it holds
+// no token). `prefix` puts '*' on the last piece (a CJK run's pairs: the substring is a prefix).
+std::vector<std::string> RenderedPieces(std::string_view text, bool prefix) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < text.size();) {
+    const size_t start = i;
+    char32_t cp;
+    Decode(text, i, &cp);
+    const bool cjk = IsSpacelessScript(cp);
+    while (i < text.size()) {
+      const size_t n = Decode(text, i, &cp);
+      if (IsSpacelessScript(cp) != cjk) break;
+      i += n;
+    }
+    const std::string_view piece = text.substr(start, i - start);
+    if (cjk) {
+      out.push_back(CjkRunQuery(piece));
+      continue;
+    }
+    bool has_text = false;
+    std::string quoted;
+    for (char c : piece) {
+      if (c == '"') c = ' ';  // the quotes are ours; a '"' is no token either way
+      if (IsSeparator(c)) c = ' ';  // FTS5 would end the string at a NUL
+      has_text = has_text || !(IsAsciiPunct(c) || c == ' ');
+      quoted += c;
+    }
+    if (has_text) out.push_back("\"" + quoted + "\"");
+  }
+  if (prefix && !out.empty() && out.back().back() != '*') out.back() += '*';
+  return out;
+}
+
+// RenderedPieces joined: one piece as it is, several as an AND group.
+std::string Rendered(std::string_view text, bool prefix) {
+  const std::vector<std::string> pieces = RenderedPieces(text, prefix);
+  if (pieces.size() == 1) return pieces[0];
+  std::string out;
+  for (const std::string& p : pieces) out += (out.empty() ? "" : " ") + p;
+  return out.empty() ? out : "(" + out + ")";
 }
 
 // One piece of a parsed query, rendered as FTS5.
@@ -235,13 +302,9 @@ class QueryRewriter {
       prefix = true;
       ++pos_;
     }
-    bool has_text = false;
-    for (char& c : inside) {
-      if (IsSeparator(c)) c = ' ';  // FTS5 would end the string at a NUL
-      has_text = has_text || !(IsSeparator(c) || IsAsciiPunct(c) || c == ' ');
-    }
-    if (!has_text) return "";  // "" or "!!": no token to look for
-    return "\"" + FtsIndexText(inside) + "\"" + (prefix ? "*" : "");
+    // "" or "!!": no token to look for. Text and CJK runs are indexed in two columns, so a
+    // phrase that mixes them matches its pieces anywhere in the sentence (an AND group).
+    return Rendered(inside, prefix);
   }
 
   // NEAR(word word "phrase", N) at pos_ (on the '('): the words are rewritten one by one, the
@@ -346,38 +409,38 @@ class QueryRewriter {
           has_text = true;
       }
       if (!has_text) continue;
-      rendered.push_back(has_punct ? "\"" + FtsIndexText(part) + "\"" : Bare(part));
+      for (std::string& piece : has_punct ? RenderedPieces(part, false) : Bare(part)) {
+        rendered.push_back(std::move(piece));
+      }
     }
     if (rendered.empty()) return "";
     rendered.front() = caret + rendered.front();
-    if (prefix) rendered.back() += '*';
+    if (prefix && rendered.back().back() != '*') rendered.back() += '*';
     std::string out;
     for (const std::string& r : rendered) out += (out.empty() ? "" : " ") + r;
     return rendered.size() > 1 ? "(" + out + ")" : out;
   }
 
-  // A word of bareword characters: CJK runs become phrases of single characters; a run of other
+  // A word of bareword characters, as pieces: CJK runs become CjkRunQuery; a run of other
   // characters that FTS5 would read as a keyword ("OR" in "OR,电池", "AND*") is quoted, as it is
   // a word there.
-  static std::string Bare(std::string_view part) {
-    std::string out;
+  static std::vector<std::string> Bare(std::string_view part) {
+    std::vector<std::string> out;
     for (size_t i = 0; i < part.size();) {
       const size_t start = i;
       char32_t cp;
       Decode(part, i, &cp);
       const bool cjk = IsSpacelessScript(cp);
-      std::string run;
       while (i < part.size()) {
         const size_t n = Decode(part, i, &cp);
         if (IsSpacelessScript(cp) != cjk) break;
-        if (cjk) run += ' ';
-        run.append(part.substr(i, n));
         i += n;
       }
-      const std::string_view latin = part.substr(start, i - start);
-      const bool keyword =
-          !cjk && (latin == "AND" || latin == "OR" || latin == "NOT" || latin == "NEAR");
-      out += cjk || keyword ? "\"" + run + "\"" : run;
+      const std::string_view run = part.substr(start, i - start);
+      const bool keyword = !cjk && (run == "AND" || run == "OR" || run == "NOT" || run == "NEAR");
+      out.push_back(cjk       ? CjkRunQuery(run)
+                    : keyword ? "\"" + std::string(run) + "\""
+                              : std::string(run));
     }
     return out;
   }
@@ -414,6 +477,26 @@ bool FtsIndexTextIsText(std::string_view text) {
     if (static_cast<unsigned char>(c) >= 0xE3) return false;
   }
   return true;
+}
+
+std::string FtsCjkGrams(std::string_view text) {
+  std::string out;
+  std::string_view prev;  // the previous character of the current run
+  char32_t cp;
+  for (size_t i = 0; i <= text.size();) {
+    const size_t n = i < text.size() ? Decode(text, i, &cp) : 0;
+    const bool cjk = n && IsSpacelessScript(cp);
+    if (cjk && !prev.empty()) {
+      out.append(prev).append(text.substr(i, n)) += ' ';
+    } else if (!cjk && !prev.empty()) {
+      out.append(prev) += ' ';  // the run's last character
+    }
+    prev = cjk ? text.substr(i, n) : std::string_view();
+    if (!n) break;
+    i += n;
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
 }
 
 std::string FtsQuery(std::string_view query) { return QueryRewriter(query, query).Rewrite(); }

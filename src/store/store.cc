@@ -224,6 +224,14 @@ void RegisterStoreFunctions(sqlite3* db) {
   add("revsum_fts_text", 1, [](sqlite3_context* ctx, int, sqlite3_value** a) {
     ResultText(ctx, FtsIndexText(ArgText(a[0])));
   });
+  add("revsum_cjk_grams", 1, [](sqlite3_context* ctx, int, sqlite3_value** a) {
+    const std::string grams = FtsCjkGrams(ArgText(a[0]));
+    if (grams.empty()) {
+      sqlite3_result_null(ctx);
+    } else {
+      ResultText(ctx, grams);
+    }
+  });
   add("revsum_floats_json", 1, [](sqlite3_context* ctx, int, sqlite3_value** a) {
     std::string_view blob = ArgBlob(a[0]);
     std::vector<float> values(blob.size() / sizeof(float));
@@ -242,9 +250,9 @@ struct ReviewStore::Statements {
                    "INSERT OR IGNORE INTO reviews(source_id, line, product_id, external_id, rating,"
                    " title, text, time, content_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"),
         add_sentence(db,
-                     "INSERT INTO sentences(review_id, idx, begin, end, text, tokens) "
-                     "VALUES (?1,?2,?3,?4,?5,?6)"),
-        add_fts(db, "INSERT INTO sentences_fts(rowid, text) VALUES (?1, ?2)"),
+                     "INSERT INTO sentences(review_id, idx, begin, end, text, tokens, search) "
+                     "VALUES (?1,?2,?3,?4,?5,?6,?7)"),
+        add_fts(db, "INSERT INTO sentences_fts(rowid, text, search) VALUES (?1, ?2, ?3)"),
         add_reject(db,
                    "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw, content_hash) "
                    "VALUES (?1,?2,?3,?4,?5)"),
@@ -587,7 +595,7 @@ ReviewStore::PreparedReview ReviewStore::Prepare(const Review& review,
   for (size_t i = 0; i < sentences.size(); ++i) {
     if (FtsIndexTextIsText(sentences[i].text)) continue;
     prepared.fts_texts.resize(sentences.size());
-    prepared.fts_texts[i] = FtsIndexText(sentences[i].text);
+    prepared.fts_texts[i] = FtsCjkGrams(sentences[i].text);
   }
   return prepared;
 }
@@ -636,13 +644,22 @@ bool ReviewStore::AddReview(int64_t source_id, const Review& review,
         .Bind(3, int64_t{sentence.begin})
         .Bind(4, int64_t{sentence.end})
         .BindStatic(5, sentence.text)
-        .Bind(6, sentence.tokens >= 0 ? std::optional<int64_t>(sentence.tokens) : std::nullopt)
-        .Run();
-    const bool spaced = i < prepared.fts_texts.size() && !prepared.fts_texts[i].empty();
-    const std::string_view fts_text = spaced ? prepared.fts_texts[i] : sentence.text;
+        .Bind(6, sentence.tokens >= 0 ? std::optional<int64_t>(sentence.tokens) : std::nullopt);
+    const bool cjk = i < prepared.fts_texts.size() && !prepared.fts_texts[i].empty();
+    if (cjk) {
+      s.add_sentence.BindStatic(7, prepared.fts_texts[i]);
+    } else {
+      s.add_sentence.BindNull(7);
+    }
+    s.add_sentence.Run();
     s.add_fts.Bind(1, static_cast<int64_t>(sqlite3_last_insert_rowid(db_)))
-        .BindStatic(2, fts_text)
-        .Run();
+        .BindStatic(2, sentence.text);
+    if (cjk) {
+      s.add_fts.BindStatic(3, prepared.fts_texts[i]);
+    } else {
+      s.add_fts.BindNull(3);
+    }
+    s.add_fts.Run();
   }
   MaybeCommit();
   return true;

@@ -23,6 +23,7 @@ namespace revsum {
 namespace {
 
 using testing::CommandResult;
+using testing::RunCommand;
 using testing::QueryOne;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -589,6 +590,58 @@ TEST_F(OutputCliTest, ViewsNameReviewsByCitationAndEvidenceIsTheLatestRunsByDefa
                                   "(SELECT 1 FROM product_points p WHERE p.point_id = e.point_id)",
                               -1),
             0);
+}
+
+// The lines of `out` but the first (a CSV header).
+size_t CsvRows(const std::string& out) {
+  const size_t lines = static_cast<size_t>(std::count(out.begin(), out.end(), '\n'));
+  return lines > 0 ? lines - 1 : 0;
+}
+
+TEST_F(OutputCliTest, StandardToolsFindAndRebuildTheSearchIndex) {
+  // sqlite-utils (a Debian package scripts/setup installs) and Datasette find the index by its
+  // declaration; rebuilding it their way keeps what revsum search finds.
+  TempDir dir;
+  const std::string copy = dir / "copy.db";
+  ASSERT_EQ(RunCommand("sqlite3 '" + Db() + "' \".backup '" + copy + "'\"").exit_code, 0);
+  auto contain = [&](const std::string& word) {
+    return static_cast<size_t>(QueryOne<int64_t>(
+        copy, "SELECT count(*) FROM sentences WHERE instr(lower(text), '" + word + "')", 0));
+  };
+  ASSERT_GT(contain("物流"), 0u);
+  auto revsum_hits = [&](const std::string& word) {
+    const std::string out = RunRevsum("search " + word + " --json --limit 100000 --db " + copy).out;
+    size_t n = 0;
+    for (size_t at = out.find("\"sentence_id\""); at != std::string::npos;
+         at = out.find("\"sentence_id\"", at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  CommandResult english = RunCommand("sqlite-utils search '" + copy +
+                                     "' sentences kettle --csv -c id --limit 100000");
+  ASSERT_EQ(english.exit_code, 0) << english.err;
+  EXPECT_EQ(CsvRows(english.out), revsum_hits("kettle"));
+  EXPECT_GE(CsvRows(english.out), 2u);
+  for (const std::string word : {"物流", "电池"}) {
+    CommandResult tool = RunCommand("sqlite-utils search '" + copy + "' sentences " + word +
+                                    " --csv -c id --limit 100000");
+    ASSERT_EQ(tool.exit_code, 0) << tool.err;
+    EXPECT_EQ(CsvRows(tool.out), contain(word)) << word;
+    EXPECT_EQ(static_cast<size_t>(QueryOne<int64_t>(
+                  copy, "SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '" + word +
+                            "'",
+                  -1)),
+              contain(word))
+        << "plain sqlite3: " << word;
+  }
+  CommandResult before = RunRevsum("search 物流 --json --limit 1000 --db " + copy);
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  CommandResult rebuild = RunCommand("sqlite-utils rebuild-fts '" + copy + "' sentences");
+  ASSERT_EQ(rebuild.exit_code, 0) << rebuild.err;
+  CommandResult after = RunRevsum("search 物流 --json --limit 1000 --db " + copy);
+  EXPECT_EQ(after.out, before.out);
+  EXPECT_THAT(after.out, HasSubstr("物流"));
 }
 
 }  // namespace

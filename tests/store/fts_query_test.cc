@@ -39,12 +39,12 @@ TEST(FtsQueryTest, AGroupBesideAWordIsJoinedWithAnd) {
   // FTS5 has no implicit AND next to a (group): "kettle (cord OR plug)" is its syntax error.
   EXPECT_EQ(FtsQuery("kettle (cord OR plug)"), "kettle AND (cord OR plug)");
   EXPECT_EQ(FtsQuery("(cord OR plug) kettle"), "(cord OR plug) AND kettle");
-  EXPECT_EQ(FtsQuery("kettle 物流,包装"), "kettle AND (\" 物 流\" \" 包 装\")");
+  EXPECT_EQ(FtsQuery("kettle 物流,包装"), "kettle AND (\"物流\" \"包装\")");
   EXPECT_EQ(FtsQuery("(cord OR plug) OR kettle"), "(cord OR plug) OR kettle");
 }
 
 TEST(FtsQueryTest, KeywordsInsideAWordAreWords) {
-  EXPECT_EQ(FtsQuery("OR,电池"), "(\"OR\" \" 电 池\")");
+  EXPECT_EQ(FtsQuery("OR,电池"), "(\"OR\" \"电池\")");
   EXPECT_EQ(FtsQuery("AND*"), "\"AND\"*");
   EXPECT_EQ(FtsQuery("^NOT"), "^\"NOT\"");
   EXPECT_EQ(FtsQuery("NOTE"), "NOTE");
@@ -98,11 +98,17 @@ TEST(FtsQueryTest, PunctuationInsideAWordIsThePhraseTheIndexHolds) {
   EXPECT_EQ(FtsQuery("kettle ,"), "kettle") << "lone punctuation has no token";
 }
 
-TEST(FtsQueryTest, CjkRunsBecomePhrasesOfCharacters) {
-  EXPECT_EQ(FtsQuery("电池 OR battery"), "\" 电 池\" OR battery");
-  EXPECT_EQ(FtsQuery("物流,包装"), "(\" 物 流\" \" 包 装\")");
-  EXPECT_EQ(FtsQuery("电池 -屏幕"), "\" 电 池\" NOT \" 屏 幕\"");
-  EXPECT_EQ(FtsQuery("\"电池abc\""), "\" 电  池 abc\"") << "spaced as the index spaces it";
+TEST(FtsQueryTest, CjkRunsBecomePhrasesOfCharacterPairs) {
+  EXPECT_EQ(FtsQuery("电池 OR battery"), "\"电池\" OR battery");
+  EXPECT_EQ(FtsQuery("电池续航"), "\"电池 池续 续航\"");
+  EXPECT_EQ(FtsQuery("好"), "\"好\"*") << "one character: the pairs it starts, or its run's end";
+  EXPECT_EQ(FtsQuery("电池*"), "\"电池\"*");
+  EXPECT_EQ(FtsQuery("物流,包装"), "(\"物流\" \"包装\")");
+  EXPECT_EQ(FtsQuery("电池 -屏幕"), "\"电池\" NOT \"屏幕\"");
+  EXPECT_EQ(FtsQuery("\"电池abc\""), "(\"电池\" \"abc\")")
+      << "text and CJK are indexed in two columns: a mixed phrase is the AND of its pieces";
+  EXPECT_EQ(FtsQuery("\"works great\""), "\"works great\"");
+  EXPECT_EQ(FtsQuery("NEAR(电池 续航, 3)"), "NEAR(\"电池\" \"续航\", 3)");
 }
 
 class FtsSearchTest : public ::testing::Test {

@@ -321,10 +321,22 @@ TEST_F(IntegrityTest, PlainSqlReadsTheSearchIndexAndPerHeadWeights) {
       id, "product",
       {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}, std::nullopt, std::nullopt}});
   store->FinishRun(id);
-  // External content: the index holds no second copy; rowid = sentences.id; CJK one per token.
+  // External content on sentences, declared as sqlite-utils and Datasette look for it; rowid =
+  // sentences.id; CJK words as written (their character pairs, in sentences.search).
   EXPECT_THAT(Query("SELECT sql FROM sqlite_master WHERE name = 'sentences_fts'"),
-              HasSubstr("content = 'sentences'"));
-  EXPECT_EQ(Query("SELECT text FROM sentences_fts WHERE sentences_fts MATCH '\"续 航\"'"),
+              HasSubstr("content=\"sentences\""));
+  EXPECT_EQ(Query("SELECT search FROM sentences WHERE text = '电池续航很好'"),
+            "电池 池续 续航 航很 很好 好");
+  for (const char* match : {"续航", "\"电池 池续 续航\"", "好*"}) {
+    EXPECT_EQ(Query(std::string("SELECT text FROM sentences_fts WHERE sentences_fts MATCH '") +
+                    match + "'"),
+              "电池续航很好")
+        << match;
+  }
+  EXPECT_EQ(Query("SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '航续'"), "0");
+  // FTS5's own rebuild re-reads the same index.
+  Query("INSERT INTO sentences_fts(sentences_fts) VALUES ('rebuild')");
+  EXPECT_EQ(Query("SELECT text FROM sentences_fts WHERE sentences_fts MATCH '续航'"),
             "电池续航很好");
   EXPECT_EQ(Query("SELECT s.text FROM sentences_fts f JOIN sentences s ON s.id = f.rowid "
                   "WHERE sentences_fts MATCH 'battery'"),

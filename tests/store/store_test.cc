@@ -282,9 +282,13 @@ TEST_F(StoreTest, AnIncrementalRunKeepsTheFinishedRunReadableUntilItFinishes) {
   EXPECT_FALSE(store->LatestRun());
 }
 
-TEST(FtsTextTest, SpacesCjkCharactersApart) {
+TEST(FtsTextTest, CjkRunsAreIndexedAsCharacterPairsAndTheirLastCharacter) {
   EXPECT_EQ(FtsIndexText("好用abc"), " 好  用 abc");
-  EXPECT_EQ(FtsQuery("电池 OR battery"), "\" 电 池\" OR battery");
+  EXPECT_EQ(FtsCjkGrams("好用abc"), "好用 用");
+  EXPECT_EQ(FtsCjkGrams("手机电池很好，续航 ok 好"), "手机 机电 电池 池很 很好 好 续航 航 好");
+  EXPECT_EQ(FtsCjkGrams("no cjk here"), "");
+  EXPECT_EQ(FtsCjkGrams("カメラ"), "カメ メラ ラ");
+  EXPECT_EQ(FtsQuery("电池 OR battery"), "\"电池\" OR battery");
 }
 
 }  // namespace

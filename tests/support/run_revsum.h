@@ -21,16 +21,16 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
-// Runs `revsum <args>` with `input` on stdin; stdout and stderr are captured separately.
-inline CommandResult RunRevsum(const std::string& args, const std::string& input = "",
-                               const std::string& env = "") {
+// Runs the shell command line `command` with `input` on stdin; stdout and stderr are captured
+// separately.
+inline CommandResult RunCommand(const std::string& command_line, const std::string& input = "") {
   namespace fs = std::filesystem;
   static int counter = 0;
   fs::path base = fs::path(::testing::TempDir()) /
                   ("revsum_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
   std::ofstream(base.string() + ".in", std::ios::binary) << input;
-  std::string command = env + " " + REVSUM_BINARY + " " + args + " < '" + base.string() +
-                        ".in' 2> '" + base.string() + ".err'";
+  std::string command =
+      command_line + " < '" + base.string() + ".in' 2> '" + base.string() + ".err'";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   char buffer[4096];
@@ -43,6 +43,12 @@ inline CommandResult RunRevsum(const std::string& args, const std::string& input
   fs::remove(base.string() + ".in");
   fs::remove(base.string() + ".err");
   return result;
+}
+
+// Runs `revsum <args>` (the build's binary) with `input` on stdin and `env` before it.
+inline CommandResult RunRevsum(const std::string& args, const std::string& input = "",
+                               const std::string& env = "") {
+  return RunCommand(env + " " + REVSUM_BINARY + " " + args, input);
 }
 
 }  // namespace revsum::testing
