@@ -60,6 +60,12 @@
 // by its most similar member inside it. A filter on rating leaves out unrated reviews; one on
 // time, reviews without a time.
 //
+// Ratings: the header says "average rating 4.20" and lists the distribution "ratings
+// (rating:reviews) 5:3 4:1"; a product whose ratings all come from dumps of 0/1 labels
+// (sources.rating_labels) says "60 % positive (0/1 labels)" and "labels (label:reviews) 1:3 0:2",
+// and a review of it "positive (label 1)". json's "rating" is {"mean", "scale": "ratings" |
+// "labels", "distribution": {RATING: REVIEWS}} or null, in both structured and flat exports.
+//
 // Flat (--flat): today's flat output, unchanged but for the citations (dump ids): per product a
 // header, the stored summary's sentences each with a citation, and the sizes; json has "summary"
 // (the sentences joined by spaces) and "citations" (their reviews' ids). Review scope is flat;
@@ -203,6 +209,9 @@ struct ProductExport {
   std::string review_cited;  // review scope: its citation id
   int64_t reviews = 0;       // reviews counted (in the filter)
   std::optional<double> avg_rating;
+  // Every rating comes from a dump of 0/1 labels (sources.rating_labels): avg_rating is the share
+  // of 1s, written "60 % positive (0/1 labels)", never "average rating 0.60".
+  bool labels = false;
   std::vector<std::pair<double, int64_t>> rating_distribution;  // (rating, reviews), ascending
   std::string budget;                       // structured: the budget applied, e.g. "100w"
   std::string body;                         // exactly what the budget measured (see header comment)

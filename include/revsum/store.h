@@ -381,6 +381,9 @@ class ReviewStore {
     std::optional<int64_t> time;  // unix seconds
   };
   std::vector<ReviewFacts> ProductReviewFacts(const std::string& product);
+  // True when the product has rated reviews and every one comes from a dump of 0/1 labels
+  // (sources.rating_labels).
+  bool RatedWithLabels(const std::string& product);
   // The rating range of the reviews of the store (or of one product); nullopt when no review has
   // a rating.
   std::optional<RatingRange> Ratings(const std::string& product = "");

@@ -106,6 +106,10 @@ Runner Setup(CLI::App& sub) {
       if (p.left_out) {
         std::cerr << "revsum: warning: " << KeyForMessage(p.product)
                   << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
+      } else if (p.points.empty() && p.also_said.empty() && p.points_not_shown > 0) {
+        std::cerr << "revsum: warning: " << KeyForMessage(p.product) << ": the budget "
+                  << p.budget << " fits no point (" << p.points_not_shown
+                  << " not shown); give a larger --budget\n";
       }
     });
     if (exported == 0 && options.filter.active()) {

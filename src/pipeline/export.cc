@@ -1,6 +1,7 @@
 #include "revsum/export.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -238,12 +239,23 @@ void AppendSizes(std::string& o, const ProductExport& p, const std::string& toke
 // file; readers refuse it) gets U+FFFD for each invalid subpart, so the document always parses.
 std::string JsonText(std::string_view s) { return JsonQuote(ValidUtf8(s)); }
 
+std::string RatingJson(const ProductExport& p) {
+  if (!p.avg_rating) return "null";
+  std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) + ",\"scale\":" +
+                  (p.labels ? "\"labels\"" : "\"ratings\"") + ",\"distribution\":{";
+  for (size_t i = 0; i < p.rating_distribution.size(); ++i) {
+    o += (i ? "," : "") + JsonQuote(Number(p.rating_distribution[i].first)) + ":" +
+         std::to_string(p.rating_distribution[i].second);
+  }
+  return o + "}}";
+}
+
 // The flat export's JSON object (unchanged but for the citations, now dump ids).
 std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer) {
   std::string o = "{\"product\":" + JsonText(p.product);
   if (p.review_id) o += ",\"review\":" + JsonText(p.review_cited);
   o += ",\"run\":" + std::to_string(p.run_id) + ",\"reviews\":" + std::to_string(p.reviews);
-  o += ",\"avg_rating\":" + (p.avg_rating ? JsonFixed(*p.avg_rating, 2) : std::string("null"));
+  o += ",\"rating\":" + RatingJson(p);
   o += ",\"summary\":" + JsonText(p.body) + ",\"citations\":[";
   for (size_t i = 0; i < p.citations.size(); ++i) {
     o += (i ? "," : "") + JsonText(p.citations[i]);
@@ -253,15 +265,6 @@ std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer)
   return o + "}";
 }
 
-std::string RatingJson(const ProductExport& p) {
-  if (!p.avg_rating) return "null";
-  std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) + ",\"distribution\":{";
-  for (size_t i = 0; i < p.rating_distribution.size(); ++i) {
-    o += (i ? "," : "") + JsonQuote(Number(p.rating_distribution[i].first)) + ":" +
-         std::to_string(p.rating_distribution[i].second);
-  }
-  return o + "}}";
-}
 
 std::string StructuredJsonObject(const ProductExport& p, const std::string& tokenizer) {
   std::string o = "{\"product\":" + JsonText(p.product) + ",\"run\":" + std::to_string(p.run_id) +
@@ -303,6 +306,18 @@ std::string DistributionText(const ProductExport& p) {
     s += (s.empty() ? "" : " ") + Number(it->first) + ":" + std::to_string(it->second);
   }
   return s;
+}
+
+// "average rating 4.20", "60 % positive (0/1 labels)" or "average rating n/a".
+std::string RatingText(const ProductExport& p) {
+  if (!p.avg_rating) return "average rating n/a";
+  if (p.labels) return Fixed(100.0 * *p.avg_rating, 0) + " % positive (0/1 labels)";
+  return "average rating " + Fixed(*p.avg_rating, 2);
+}
+
+// What the distribution's numbers are: "ratings (rating:reviews)" or "labels (label:reviews)".
+std::string DistributionName(const ProductExport& p) {
+  return p.labels ? "labels (label:reviews)" : "ratings (rating:reviews)";
 }
 
 // The summaries to export, one per subject: of the run asked for, or each subject's latest.
@@ -663,6 +678,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     if (cited.empty()) continue;  // no review of the product is in the filter
     p.reviews = static_cast<int64_t>(cited.size());
     if (rated) p.avg_rating = rating_mean;
+    p.labels = rated && store.RatedWithLabels(product);
     p.rating_distribution.assign(distribution.begin(), distribution.end());
     std::map<int64_t, std::string> sentence_text;
     std::map<int64_t, int64_t> review_of;       // sentence id -> review id
@@ -688,7 +704,6 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     if (!run_budgets.count(p.run_id)) run_budgets[p.run_id] = RunBudget(store, p.run_id);
     const Budget budget = options.budget ? *options.budget : run_budgets[p.run_id];
     p.budget = budget.ToString();
-    const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
     const std::string distribution_text = DistributionText(p);
     std::string prompt_header;
     if (options.format == ExportFormat::kPrompt) {
@@ -696,7 +711,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
                       "\nReviews: " + std::to_string(p.reviews);
       if (p.avg_rating) {
         prompt_header +=
-            "; average rating " + rating + "; ratings (rating:reviews) " + distribution_text;
+            "; " + RatingText(p) + "; " + DistributionName(p) + " " + distribution_text;
       }
       prompt_header += "\n";
     }
@@ -744,17 +759,19 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
       continue;
     }
 
-    const std::string counts = std::to_string(p.reviews) + " reviews, average rating " + rating +
+    const std::string counts = std::to_string(p.reviews) + " reviews, " + RatingText(p) +
                                ", run " + std::to_string(p.run_id);
+    std::string distribution_name = DistributionName(p);
     switch (options.format) {
       case ExportFormat::kText:
         out << "== " << PlainInline(ShownProduct(product)) << " (" << counts << ") ==\n";
-        if (p.avg_rating) out << "Ratings (rating:reviews): " << distribution_text << "\n";
+        distribution_name[0] = static_cast<char>(std::toupper(distribution_name[0]));
+        if (p.avg_rating) out << distribution_name << ": " << distribution_text << "\n";
         out << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
         break;
       case ExportFormat::kMarkdown:
         out << "## " << MarkdownInline(ShownProduct(product)) << "\n\n*" << counts;
-        if (p.avg_rating) out << "; ratings (rating:reviews) " << distribution_text;
+        if (p.avg_rating) out << "; " << distribution_name << " " << distribution_text;
         out << "*\n\n" << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
         break;
       case ExportFormat::kJson:
@@ -892,10 +909,12 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     int64_t rated = 0;
     std::map<int64_t, std::pair<int64_t, std::string>> sentence;  // id -> (review id, text)
     std::string all_reviews;
+    std::map<double, int64_t> distribution;
     for (const StoredReview& r : reviews) {
       if (r.rating) {
         ++rated;
         rating_mean += (*r.rating - rating_mean) / static_cast<double>(rated);
+        ++distribution[*r.rating];
       }
       for (const StoredSentence& s : r.sentences) sentence[s.id] = {r.id, s.text};
       all_reviews += r.text;
@@ -903,6 +922,8 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
       p.words_before += static_cast<int64_t>(words(r.text));
     }
     if (rated) p.avg_rating = rating_mean;
+    p.labels = rated && store.RatedWithLabels(p.product);
+    p.rating_distribution.assign(distribution.begin(), distribution.end());
 
     // The body: one cited sentence per line (text/markdown), or plain sentences (json).
     std::vector<std::string> cited_ids;
@@ -948,15 +969,18 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
       p.tokens_after = static_cast<int64_t>(options.tokens->Count(p.body));
     }
 
-    const std::string rating = p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string("n/a");
+    // A single review's rating is its rating, or its label.
+    const std::string rating =
+        !p.avg_rating ? std::string("n/a")
+        : p.labels    ? (*p.avg_rating >= 0.5 ? "positive (label 1)" : "negative (label 0)")
+                      : Fixed(*p.avg_rating, 2);
     // Review scope names the review by its citation id (the dump's id, or "h:" + content hash),
     // written as citations are (percent-encoded, so it is safe in text and markdown): the same
     // heading in a shard store and in the merged store, whatever the row ids.
     const std::string what =
         review_scope ? "review " + CitationText(p.review_cited) + " of " : std::string();
-    const std::string counts =
-        review_scope ? "rating " + rating
-                     : std::to_string(p.reviews) + " reviews, average rating " + rating;
+    const std::string counts = review_scope ? "rating " + rating
+                                            : std::to_string(p.reviews) + " reviews, " + RatingText(p);
     const std::string run = "run " + std::to_string(p.run_id);
     switch (options.format) {
       case ExportFormat::kText:

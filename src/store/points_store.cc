@@ -156,6 +156,18 @@ std::vector<StoredPoint> ReviewStore::RunPoints(int64_t run_id, const std::strin
   return out;
 }
 
+bool ReviewStore::RatedWithLabels(const std::string& product) {
+  Flush();
+  Statement q(db_,
+              "SELECT count(*) > 0 AND sum(coalesce(s.rating_labels, 0) = 0) = 0 FROM reviews r "
+              "JOIN products p ON p.id = r.product_id JOIN sources s ON s.id = r.source_id "
+              "WHERE p.key = ?1 AND r.rating IS NOT NULL");
+  q.Bind(1, product);
+  const bool labels = q.Step() && q.Int(0) == 1;
+  q.Reset();
+  return labels;
+}
+
 std::vector<ReviewStore::ReviewFacts> ReviewStore::ProductReviewFacts(const std::string& product) {
   Flush();
   Statement q(db_,

@@ -644,5 +644,57 @@ TEST_F(OutputCliTest, StandardToolsFindAndRebuildTheSearchIndex) {
   EXPECT_THAT(after.out, HasSubstr("物流"));
 }
 
+TEST_F(OutputCliTest, LabelsAreShownAsLabelsNotAsAnAverageRating) {
+  // zh_reviews.csv rates with 0/1 labels: "60 % positive", not "average rating 0.60".
+  const double share =
+      QueryOne<double>(Db(), "SELECT avg(r.rating) FROM reviews r JOIN products p ON "
+                             "p.id = r.product_id WHERE p.key = '水果'", -1);
+  ASSERT_GT(share, 0.0);
+  ASSERT_LT(share, 1.0);
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.0f %% positive (0/1 labels)", 100 * share);
+  for (const char* format : {"text", "markdown", "prompt"}) {
+    for (const std::string flat : {"", " --flat"}) {
+      if (format == std::string("prompt") && !flat.empty()) continue;  // prompt is points only
+      CommandResult r = Run(std::string("export --no-tokens --product 水果 --format ") + format +
+                            flat);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_THAT(r.out, HasSubstr(percent)) << format << flat;
+      EXPECT_THAT(r.out, Not(HasSubstr("average rating"))) << format << flat;
+    }
+  }
+  CommandResult text = Run("export --no-tokens --product 水果");
+  EXPECT_THAT(text.out, HasSubstr("Labels (label:reviews): 1:"));
+  for (const char* flat : {"", " --flat"}) {
+    CommandResult json = Run(std::string("export --no-tokens --format jsonl --product 水果 "
+                                         "--product B0KTL55200") + flat);
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    EXPECT_THAT(json.out, HasSubstr("\"scale\":\"labels\"")) << flat;
+    EXPECT_THAT(json.out, HasSubstr("\"scale\":\"ratings\"")) << flat;
+    EXPECT_THAT(json.out, Not(HasSubstr("avg_rating"))) << "one name for one thing";
+  }
+  CommandResult stars = Run("export --no-tokens --product B0KTL55200");
+  EXPECT_THAT(stars.out, HasSubstr("average rating "));
+  EXPECT_THAT(stars.out, HasSubstr("Ratings (rating:reviews): 5:"));
+}
+
+TEST_F(OutputCliTest, ABudgetThatFitsNoPointSaysSo) {
+  // Find a budget that fits the prompt header and no point: the output is the header alone, and
+  // stderr says why.
+  bool seen = false;
+  for (int tokens = 30; tokens <= 120 && !seen; tokens += 5) {
+    CommandResult r = Run("export --format prompt --product B0KTL55200 --budget " +
+                          std::to_string(tokens) + "t");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (r.out.find("Product: ") == std::string::npos || r.out.find("\n- ") != std::string::npos) {
+      continue;
+    }
+    seen = true;
+    EXPECT_THAT(r.err, HasSubstr("B0KTL55200: the budget " + std::to_string(tokens) +
+                                 "t fits no point ("));
+  }
+  EXPECT_TRUE(seen) << "no budget between 30t and 120t fits the header and no point";
+}
+
 }  // namespace
 }  // namespace revsum
