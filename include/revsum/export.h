@@ -90,6 +90,13 @@
 //   json(l)   every string is JSON-quoted (JsonQuote) and holds the stored text unchanged, but for
 //             invalid UTF-8 (which no reader stores; a crafted store may hold it): each invalid
 //             subpart is U+FFFD (ValidUtf8), so the output always parses.
+//   csv       RFC 4180 (CRLF rows; a field with a comma, quote or line break quoted, quotes
+//             doubled), a header row first: product, reviews, rating_mean, rating_scale, run,
+//             section (praise, complaints, other, also_said), polarity, support, share,
+//             share_low, share_high, members, aspect, text, review, sentence; one row per point
+//             of the body (the budget chooses them as for json), then its "Also said" sentences.
+//             A field that a spreadsheet would run as a formula (= + - @, tab, CR first) starts
+//             with an apostrophe; invalid UTF-8 is U+FFFD. Structured product scope only.
 #pragma once
 
 #include <cstdint>
@@ -107,8 +114,8 @@
 
 namespace revsum {
 
-enum class ExportFormat { kText, kMarkdown, kJson, kJsonl, kPrompt };
-// "text", "markdown", "json", "jsonl", "prompt"; throws std::invalid_argument otherwise.
+enum class ExportFormat { kText, kMarkdown, kJson, kJsonl, kPrompt, kCsv };
+// "text", "markdown", "json", "jsonl", "prompt", "csv"; throws std::invalid_argument otherwise.
 ExportFormat ParseExportFormat(std::string_view name);
 
 enum class CitationStyle { kNone, kShort, kFull };

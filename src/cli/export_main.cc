@@ -23,9 +23,9 @@ Runner Setup(CLI::App& sub) {
   auto args = std::make_shared<ExportArgs>();
   AddExistingDbOption(sub, &args->db);
   sub.add_option("--format", args->format,
-                 "text, markdown, json, jsonl, or prompt (a compact block to paste into an LLM "
-                 "prompt)")
-      ->check(CLI::IsMember({"text", "markdown", "json", "jsonl", "prompt"}))
+                 "text, markdown, json, jsonl, prompt (a compact block to paste into an LLM "
+                 "prompt), or csv (one row per point, for sqlite-utils, Datasette, spreadsheets)")
+      ->check(CLI::IsMember({"text", "markdown", "json", "jsonl", "prompt", "csv"}))
       ->capture_default_str();
   sub.add_flag("--flat", args->flat,
                "the stored flat summaries (kept sentences) instead of praise and complaints");

@@ -25,8 +25,9 @@ ExportFormat ParseExportFormat(std::string_view name) {
   if (name == "json") return ExportFormat::kJson;
   if (name == "jsonl") return ExportFormat::kJsonl;
   if (name == "prompt") return ExportFormat::kPrompt;
+  if (name == "csv") return ExportFormat::kCsv;
   throw std::invalid_argument("unknown export format '" + std::string(name) +
-                              "' (text, markdown, json, jsonl, prompt)");
+                              "' (text, markdown, json, jsonl, prompt, csv)");
 }
 
 CitationStyle ParseCitationStyle(std::string_view name) {
@@ -239,6 +240,51 @@ void AppendSizes(std::string& o, const ProductExport& p, const std::string& toke
 // file; readers refuse it) gets U+FFFD for each invalid subpart, so the document always parses.
 std::string JsonText(std::string_view s) { return JsonQuote(ValidUtf8(s)); }
 
+// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled.
+// Text that a spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a leading
+// apostrophe, as OWASP advises for CSV that people open; invalid UTF-8 becomes U+FFFD.
+std::string CsvField(std::string_view raw) {
+  std::string s = ValidUtf8(raw);
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos) {
+    s.insert(0, "'");
+  }
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  return out + "\"";
+}
+
+// The structured CSV export: one row per point of the body, then one per "Also said" sentence
+// (section also_said, no polarity or share). Numbers are plain; empty = none.
+constexpr const char* kCsvHeader =
+    "product,reviews,rating_mean,rating_scale,run,section,polarity,support,share,share_low,"
+    "share_high,members,aspect,text,review,sentence\r\n";
+
+std::string StructuredCsvRows(const ProductExport& p) {
+  const std::string product =
+      CsvField(p.product) + "," + std::to_string(p.reviews) + "," +
+      (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string()) + "," +
+      (p.avg_rating ? (p.labels ? "labels" : "ratings") : "") + "," + std::to_string(p.run_id);
+  std::string out;
+  for (const ExportedPoint& pt : p.points) {
+    const std::string section = pt.polarity == "praise"      ? "praise"
+                                : pt.polarity == "complaint" ? "complaints"
+                                                             : "other";
+    out += product + "," + section + "," + pt.polarity + "," + std::to_string(pt.support) + "," +
+           Fixed(pt.share, 4) + "," + Fixed(pt.share_low, 4) + "," + Fixed(pt.share_high, 4) +
+           "," + std::to_string(pt.members) + "," + CsvField(pt.aspect) + "," +
+           CsvField(pt.text) + "," + CsvField(pt.review) + "," + CsvField(pt.sentence) + "\r\n";
+  }
+  for (const ExportedSentence& a : p.also_said) {
+    out += product + ",also_said,,,,,,," + "," + CsvField(a.text) + "," + CsvField(a.review) +
+           "," + CsvField(a.sentence) + "\r\n";
+  }
+  return out;
+}
+
 std::string RatingJson(const ProductExport& p) {
   if (!p.avg_rating) return "null";
   std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) + ",\"scale\":" +
@@ -424,6 +470,7 @@ class Renderer {
         return "- " + share + MarkdownInline(text) + cite + "\n";
       case ExportFormat::kJson:
       case ExportFormat::kJsonl:
+      case ExportFormat::kCsv:
         return "- " + share + text + cite + "\n";
       case ExportFormat::kPrompt:
         return "- " + share + PlainInline(text) + cite + "\n";
@@ -657,6 +704,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
   std::map<int64_t, Budget> run_budgets;
   bool first = true;
   if (options.format == ExportFormat::kJson) out << "[";
+  if (options.format == ExportFormat::kCsv) out << kCsvHeader;
   for (const auto& [product, run_id] : todo) {
     ProductExport p;
     p.product = product;
@@ -780,6 +828,9 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
       case ExportFormat::kJsonl:
         out << StructuredJsonObject(p, tokenizer) << "\n";
         break;
+      case ExportFormat::kCsv:
+        out << StructuredCsvRows(p);
+        break;
       case ExportFormat::kPrompt:
         out << (first ? "" : "\n") << p.body;
         break;
@@ -811,9 +862,11 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
   }
   const bool review_scope = options.scope == "review";
   const bool flat = options.flat || review_scope;
-  if (flat && options.format == ExportFormat::kPrompt) {
-    throw std::invalid_argument("--format prompt exports the points of product summaries; it " +
-                                std::string("cannot be combined with --flat or --scope review"));
+  if (flat && (options.format == ExportFormat::kPrompt || options.format == ExportFormat::kCsv)) {
+    throw std::invalid_argument(
+        std::string("--format ") + (options.format == ExportFormat::kCsv ? "csv" : "prompt") +
+        " exports the points of product summaries; it cannot be combined with --flat or --scope "
+        "review (use --format jsonl)");
   }
   if (flat && (options.budget || options.filter.active())) {
     throw std::invalid_argument(
@@ -959,6 +1012,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
         case ExportFormat::kJson:
         case ExportFormat::kJsonl:
         case ExportFormat::kPrompt:
+        case ExportFormat::kCsv:
           p.body += (p.body.empty() ? "" : " ") + text;
           break;
       }
@@ -998,6 +1052,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
         break;
       case ExportFormat::kJsonl:
       case ExportFormat::kPrompt:
+      case ExportFormat::kCsv:
         out << FlatJsonObject(p, tokenizer) << "\n";
         break;
     }

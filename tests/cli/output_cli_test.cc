@@ -696,5 +696,63 @@ TEST_F(OutputCliTest, ABudgetThatFitsNoPointSaysSo) {
   EXPECT_TRUE(seen) << "no budget between 30t and 120t fits the header and no point";
 }
 
+TEST_F(OutputCliTest, CsvHasOneRowPerPointThatStandardToolsRead) {
+  TempDir dir;
+  CommandResult csv = Run("export --format csv --no-tokens");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("product,reviews,rating_mean,rating_scale,run,section,", 0), 0u);
+  std::ofstream(dir / "points.csv") << csv.out;
+  const std::string db = dir / "points.db";
+  CommandResult load =
+      RunCommand("sqlite-utils insert '" + db + "' points '" + (dir / "points.csv") + "' --csv");
+  ASSERT_EQ(load.exit_code, 0) << load.err;
+  // The same points as the JSON export, field for field.
+  CommandResult json = Run("export --format jsonl --no-tokens");
+  simdjson::dom::parser parser;
+  int64_t points = 0;
+  for (const std::string& line : Lines(json.out)) {
+    simdjson::dom::element doc;
+    ASSERT_EQ(parser.parse(line).get(doc), simdjson::SUCCESS) << line;
+    for (simdjson::dom::element p : doc["points"].get_array()) {
+      ++points;
+      const std::string sentence{std::string_view(p["sentence"])};
+      const std::string text{std::string_view(p["text"])};
+      EXPECT_EQ(QueryOne<std::string>(db, "SELECT text FROM points WHERE sentence = '" + sentence +
+                                              "' AND section <> 'also_said'", ""),
+                text[0] == '-' ? "'" + text : text)
+          << sentence;
+    }
+  }
+  ASSERT_GT(points, 10);
+  EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(*) FROM points WHERE section <> 'also_said'", -1),
+            points);
+  EXPECT_EQ(RunRevsum("export --format csv --flat --db " + Db()).exit_code, 1);
+
+  // Hostile text: quotes, commas, line breaks and formulas stay one field each, inert.
+  const std::string hostile = dir / "hostile.db";
+  const std::string key = R"(=HYPERLINK(\"http://x\",\"y\"))";
+  CommandResult r = RunRevsum(
+      "run - --quiet --embedder lexical --db " + hostile,
+      "{\"asin\":\"" + key + "\",\"text\":\"@SUM(A1), \\\"really\\\", it leaks.\\nIt leaks, "
+      "again.\",\"rating\":1}\n{\"asin\":\"" + key +
+          "\",\"text\":\"It leaks, again. +1 for the lid.\",\"rating\":2}\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CommandResult bad = RunRevsum("export --format csv --no-tokens --db " + hostile);
+  ASSERT_EQ(bad.exit_code, 0) << bad.err;
+  std::ofstream(dir / "hostile.csv") << bad.out;
+  const std::string loaded = dir / "hostile_loaded.db";
+  load = RunCommand("sqlite-utils insert '" + loaded + "' p '" + (dir / "hostile.csv") + "' --csv");
+  ASSERT_EQ(load.exit_code, 0) << load.err;
+  EXPECT_GT(QueryOne<int64_t>(loaded, "SELECT count(*) FROM p", 0), 0);
+  EXPECT_EQ(QueryOne<int64_t>(loaded,
+                              R"(SELECT count(*) FROM p WHERE product <> '''=HYPERLINK("http://x","y")')",
+                              -1),
+            0);
+  EXPECT_EQ(QueryOne<int64_t>(
+                loaded, "SELECT count(*) FROM p WHERE substr(text, 1, 1) IN ('=', '+', '-', '@')",
+                -1),
+            0);
+}
+
 }  // namespace
 }  // namespace revsum
