@@ -180,6 +180,9 @@ struct ExportOptions {
   const TokenCounter* tokens = nullptr;
   // The tokenizer's name, shown with token counts (e.g. "o200k_base").
   std::string tokenizer_name;
+  // json / jsonl: each product's object has only these keys, in this order (JsonSelectFields);
+  // empty = all. Other formats refuse it.
+  std::vector<std::string> fields;
 };
 
 // One exported point (structured export).

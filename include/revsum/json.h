@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace revsum {
 
@@ -16,5 +17,12 @@ void AppendJsonString(std::string& out, std::string_view utf8);
 
 // The same, returned.
 std::string JsonQuote(std::string_view utf8);
+
+// `--fields a,b` (as gh --json a,b): the JSON object `object` with only these keys, in this order,
+// their values unchanged (strings re-escaped by AppendJsonString, numbers as simdjson writes
+// them). Throws std::invalid_argument naming the object's fields when one is not among them.
+std::string JsonSelectFields(std::string_view object, const std::vector<std::string>& fields);
+// "a,b, c" -> {"a", "b", "c"}; throws std::invalid_argument on an empty name.
+std::vector<std::string> ParseFieldList(std::string_view list);
 
 }  // namespace revsum

@@ -118,9 +118,11 @@ struct ReviewFilter {
 };
 
 struct SearchHit {
-  int64_t sentence_id = 0, review_id = 0;
+  int64_t sentence_id = 0, review_id = 0;  // store ids
   std::string product;
   std::string text;
+  std::string citation;  // the review's citation (reviews.citation)
+  int32_t index = 0;     // the sentence's position in its review (sentences.idx)
 };
 
 // A summarisation run: the parameters that define it. Runs with the same `key` replace each other.

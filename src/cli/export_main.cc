@@ -5,6 +5,7 @@
 #include "common.h"
 #include "revsum/escape.h"
 #include "revsum/export.h"
+#include "revsum/json.h"
 #include "revsum/run.h"
 
 namespace revsum::cli {
@@ -17,6 +18,7 @@ struct ExportArgs {
   bool no_tokens = false, flat = false;
   std::string min_rating, max_rating;  // ParseFilterRating (run.h), as summarize reads them
   std::string since, until;
+  std::string fields;
 };
 
 Runner Setup(CLI::App& sub) {
@@ -27,6 +29,9 @@ Runner Setup(CLI::App& sub) {
                  "prompt), or csv (one row per point, for sqlite-utils, Datasette, spreadsheets)")
       ->check(CLI::IsMember({"text", "markdown", "json", "jsonl", "prompt", "csv"}))
       ->capture_default_str();
+  sub.add_option("--fields", args->fields,
+                 "json/jsonl: only these keys of each product, in this order, e.g. "
+                 "--fields product,rating,points (an unknown name lists the fields)");
   sub.add_flag("--flat", args->flat,
                "the stored flat summaries (kept sentences) instead of praise and complaints");
   sub.add_option("--budget", args->budget,
@@ -62,6 +67,7 @@ Runner Setup(CLI::App& sub) {
     options.flat = args->flat;
     options.products = args->products;
     options.scope = args->scope;
+    if (!args->fields.empty()) options.fields = ParseFieldList(args->fields);
     if (args->run > 0) options.run_id = args->run;
     if (!args->budget.empty()) options.budget = ParseBudget(args->budget);
     options.citations = !args->citations.empty() ? ParseCitationStyle(args->citations)

@@ -2,13 +2,17 @@
 //
 // --json prints one JSON object on stdout:
 //   {"query": TEXT, "fts5": TEXT (the query as FTS5 ran it), "products": [KEY, ...],
-//    "limit": N, "hits": [{"product": KEY, "review_id": N, "sentence_id": N, "text": TEXT}, ...]}
-// with hits best first (FTS5 rank).
+//    "limit": N, "hits": [{"product": KEY, "review": CITATION, "sentence": "CITATION#INDEX",
+//                          "text": TEXT, "review_id": N, "sentence_id": N}, ...]}
+// with hits best first (FTS5 rank). "review" and "sentence" name them as exports do (`revsum show`
+// resolves both); review_id and sentence_id are store ids (reviews.id, sentences.id). --fields
+// keeps only the named keys of each hit. Text output: "[PRODUCT CITATION#INDEX] TEXT" per hit.
 #include <iostream>
 
 #include "command.h"
 #include "common.h"
 #include "revsum/escape.h"
+#include "revsum/export.h"
 #include "revsum/json.h"
 #include "revsum/text.h"
 
@@ -20,6 +24,7 @@ struct SearchArgs {
   size_t limit = 20;
   std::vector<std::string> products;
   bool json = false;
+  std::string fields;
 };
 
 std::string HitsJson(const SearchArgs& args, const std::string& query,
@@ -32,10 +37,14 @@ std::string HitsJson(const SearchArgs& args, const std::string& query,
   o += "],\"limit\":" + std::to_string(args.limit) + ",\"hits\":[";
   for (size_t i = 0; i < hits.size(); ++i) {
     const SearchHit& h = hits[i];
-    o += (i ? ",{\"product\":" : "{\"product\":") + JsonQuote(h.product) +
-         ",\"review_id\":" + std::to_string(h.review_id) +
-         ",\"sentence_id\":" + std::to_string(h.sentence_id) + ",\"text\":" + JsonQuote(h.text) +
-         "}";
+    std::string hit = "{\"product\":" + JsonQuote(h.product) +
+                      ",\"review\":" + JsonQuote(h.citation) +
+                      ",\"sentence\":" + JsonQuote(SentenceCitation(h.citation, h.index)) +
+                      ",\"text\":" + JsonQuote(h.text) +
+                      ",\"review_id\":" + std::to_string(h.review_id) +
+                      ",\"sentence_id\":" + std::to_string(h.sentence_id) + "}";
+    if (!args.fields.empty()) hit = JsonSelectFields(hit, ParseFieldList(args.fields));
+    o += (i ? "," : "") + hit;
   }
   return o + "]}\n";
 }
@@ -55,7 +64,9 @@ Runner Setup(CLI::App& sub) {
       ->allow_extra_args(false);
   sub.add_flag("--json", args->json,
                "print one JSON object: query, fts5 (the query as run), products, limit, hits "
-               "[{product, review_id, sentence_id, text}] best first");
+               "[{product, review, sentence, text, review_id, sentence_id}] best first");
+  sub.add_option("--fields", args->fields,
+                 "with --json: only these keys of each hit, e.g. --fields review,text");
   return [args] {
     StoreOptions options;
     options.read_only = true;
@@ -74,13 +85,24 @@ Runner Setup(CLI::App& sub) {
         return kExitFailure;
       }
     }
+    if (!args->fields.empty() && !args->json) {
+      std::cerr << "revsum search: --fields chooses the keys of --json output; add --json\n";
+      return kExitFailure;
+    }
+    if (!args->fields.empty()) {
+      // Checked before the search, so a misspelt field fails even when nothing matches.
+      JsonSelectFields("{\"product\":0,\"review\":0,\"sentence\":0,\"text\":0,"
+                       "\"review_id\":0,\"sentence_id\":0}",
+                       ParseFieldList(args->fields));
+    }
     auto hits = store->SearchProducts(query, args->limit, args->products);
     if (args->json) {
       std::cout << HitsJson(*args, query, hits);
     } else {
       for (const SearchHit& h : hits) {
-        std::cout << "[" << TerminalSafe(ShowInvisibles(h.product)) << " review " << h.review_id
-                  << " sentence " << h.sentence_id << "] " << TerminalSafe(h.text) << "\n";
+        std::cout << "[" << TerminalSafe(ShowInvisibles(h.product)) << " "
+                  << CitationText(h.citation) << "#" << h.index << "] "
+                  << TerminalSafe(h.text) << "\n";
       }
     }
     std::cerr << hits.size() << " sentence(s)\n";

@@ -285,6 +285,11 @@ std::string StructuredCsvRows(const ProductExport& p) {
   return out;
 }
 
+// A product's JSON object with only the keys --fields asked for.
+std::string Fields(const ExportOptions& options, std::string object) {
+  return options.fields.empty() ? object : JsonSelectFields(object, options.fields);
+}
+
 std::string RatingJson(const ProductExport& p) {
   if (!p.avg_rating) return "null";
   std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) + ",\"scale\":" +
@@ -823,10 +828,10 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
         out << "*\n\n" << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
         break;
       case ExportFormat::kJson:
-        out << (first ? "\n " : ",\n ") << StructuredJsonObject(p, tokenizer);
+        out << (first ? "\n " : ",\n ") << Fields(options, StructuredJsonObject(p, tokenizer));
         break;
       case ExportFormat::kJsonl:
-        out << StructuredJsonObject(p, tokenizer) << "\n";
+        out << Fields(options, StructuredJsonObject(p, tokenizer)) << "\n";
         break;
       case ExportFormat::kCsv:
         out << StructuredCsvRows(p);
@@ -867,6 +872,11 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
         std::string("--format ") + (options.format == ExportFormat::kCsv ? "csv" : "prompt") +
         " exports the points of product summaries; it cannot be combined with --flat or --scope "
         "review (use --format jsonl)");
+  }
+  if (!options.fields.empty() && options.format != ExportFormat::kJson &&
+      options.format != ExportFormat::kJsonl) {
+    throw std::invalid_argument("--fields chooses the keys of json and jsonl output; add "
+                                "--format json or --format jsonl");
   }
   if (flat && (options.budget || options.filter.active())) {
     throw std::invalid_argument(
@@ -1048,12 +1058,12 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
             << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
         break;
       case ExportFormat::kJson:
-        out << (i ? ",\n " : "\n ") << FlatJsonObject(p, tokenizer);
+        out << (i ? ",\n " : "\n ") << Fields(options, FlatJsonObject(p, tokenizer));
         break;
       case ExportFormat::kJsonl:
       case ExportFormat::kPrompt:
       case ExportFormat::kCsv:
-        out << FlatJsonObject(p, tokenizer) << "\n";
+        out << Fields(options, FlatJsonObject(p, tokenizer)) << "\n";
         break;
     }
     if (each) each(p);

@@ -13,7 +13,7 @@ std::vector<SearchHit> ReviewStore::SearchProducts(const std::string& query, siz
   Flush();
   // One placeholder per product key (?3, ?4, ...): keys are bound, never spliced into the SQL.
   std::string sql =
-      "SELECT s.id, s.review_id, p.key, s.text FROM sentences_fts f "
+      "SELECT s.id, s.review_id, p.key, s.text, r.citation, s.idx FROM sentences_fts f "
       "JOIN sentences s ON s.id = f.rowid JOIN reviews r ON r.id = s.review_id "
       "JOIN products p ON p.id = r.product_id WHERE sentences_fts MATCH ?1";
   if (!products.empty()) {
@@ -27,7 +27,10 @@ std::vector<SearchHit> ReviewStore::SearchProducts(const std::string& query, siz
   for (size_t i = 0; i < products.size(); ++i) q.Bind(static_cast<int>(i + 3), products[i]);
   std::vector<SearchHit> hits;
   try {
-    while (q.Step()) hits.push_back({q.Int(0), q.Int(1), q.Text(2), q.Text(3)});
+    while (q.Step()) {
+      hits.push_back(
+          {q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4), static_cast<int32_t>(q.Int(5))});
+    }
   } catch (const StoreError&) {
     throw StoreError("search \"" + query + "\": " + sqlite3_errmsg(db_) +
                      " (FTS5 syntax: words, \"phrases\", AND, OR, NOT, -word, prefix*)");

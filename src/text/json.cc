@@ -1,5 +1,9 @@
 #include "revsum/json.h"
 
+#include <simdjson.h>
+
+#include <stdexcept>
+
 namespace revsum {
 
 namespace {
@@ -92,6 +96,88 @@ std::string JsonQuote(std::string_view utf8) {
   std::string out;
   AppendJsonString(out, utf8);
   return out;
+}
+
+}  // namespace revsum
+
+namespace revsum {
+namespace {
+
+// `v` written back as JSON, strings through AppendJsonString (so the escaping contract holds).
+void AppendJsonValue(std::string& out, simdjson::dom::element v) {
+  switch (v.type()) {
+    case simdjson::dom::element_type::OBJECT: {
+      out += '{';
+      bool first = true;
+      for (auto [key, value] : simdjson::dom::object(v)) {
+        if (!first) out += ',';
+        first = false;
+        AppendJsonString(out, key);
+        out += ':';
+        AppendJsonValue(out, value);
+      }
+      out += '}';
+      break;
+    }
+    case simdjson::dom::element_type::ARRAY: {
+      out += '[';
+      bool first = true;
+      for (simdjson::dom::element item : simdjson::dom::array(v)) {
+        if (!first) out += ',';
+        first = false;
+        AppendJsonValue(out, item);
+      }
+      out += ']';
+      break;
+    }
+    case simdjson::dom::element_type::STRING:
+      AppendJsonString(out, std::string_view(v));
+      break;
+    default:  // numbers, true, false, null
+      out += simdjson::minify(v);
+      break;
+  }
+}
+
+}  // namespace
+
+std::string JsonSelectFields(std::string_view object, const std::vector<std::string>& fields) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object parsed;
+  if (parser.parse(object.data(), object.size()).get(parsed) != simdjson::SUCCESS) {
+    throw std::invalid_argument("--fields: the output is not a JSON object");
+  }
+  std::string out = "{";
+  for (const std::string& field : fields) {
+    simdjson::dom::element value;
+    if (parsed[field].get(value) != simdjson::SUCCESS) {
+      std::string known;
+      for (auto [key, unused] : parsed) known += (known.empty() ? "" : ", ") + std::string(key);
+      throw std::invalid_argument("--fields: no field '" + field + "' (fields: " + known + ")");
+    }
+    if (out.size() > 1) out += ',';
+    AppendJsonString(out, field);
+    out += ':';
+    AppendJsonValue(out, value);
+  }
+  return out + "}";
+}
+
+std::vector<std::string> ParseFieldList(std::string_view list) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view f = list.substr(start, end - start);
+    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
+    while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
+    if (f.empty()) throw std::invalid_argument("--fields: an empty field name in '" +
+                                               std::string(list) + "' (e.g. --fields product,points)");
+    fields.emplace_back(f);
+    start = end + 1;
+  }
+  return fields;
 }
 
 }  // namespace revsum

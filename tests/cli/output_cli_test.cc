@@ -249,7 +249,7 @@ TEST_F(OutputCliTest, DumpStringsAreEscapedForTerminalsAndJson) {
   CommandResult search = Run("search hums");
   ASSERT_EQ(search.exit_code, 0) << search.err;
   EXPECT_THAT(search.out, Not(HasSubstr("\x1b")));
-  EXPECT_THAT(search.out, HasSubstr("[EVIL\\x1b]0;x\\x07 review"));
+  EXPECT_THAT(search.out, HasSubstr("[EVIL\\x1b]0;x\\x07 h:"));
   CommandResult json = Run("search hums --json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, Not(HasSubstr("\x1b")));
@@ -280,7 +280,7 @@ TEST_F(OutputCliTest, HelpDocumentsTheJsonShapesAndOptions) {
   CommandResult search = RunRevsum("search --help");
   EXPECT_THAT(search.out, HasSubstr("--product"));
   EXPECT_THAT(search.out, HasSubstr("-word"));
-  EXPECT_THAT(search.out, HasSubstr("hits [{product, review_id, sentence_id, text}]"));
+  EXPECT_THAT(search.out, HasSubstr("hits [{product, review, sentence, text, review_id, sentence_id}]"));
   EXPECT_THAT(RunRevsum("stats --help").out, HasSubstr("reject_reasons"));
   for (const char* command : {"stats", "search", "show"}) {
     EXPECT_THAT(RunRevsum(std::string(command) + " --help").out,
@@ -752,6 +752,49 @@ TEST_F(OutputCliTest, CsvHasOneRowPerPointThatStandardToolsRead) {
                 loaded, "SELECT count(*) FROM p WHERE substr(text, 1, 1) IN ('=', '+', '-', '@')",
                 -1),
             0);
+}
+
+TEST_F(OutputCliTest, FieldsChooseTheKeysOfJsonOutputAndNameTheOnesThereAre) {
+  CommandResult r = Run("export --format jsonl --no-tokens --fields product,rating");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 10u);
+  for (const std::string& line : lines) {
+    EXPECT_EQ(line.rfind("{\"product\":", 0), 0u) << line;
+    EXPECT_THAT(line, HasSubstr(",\"rating\":"));
+    EXPECT_THAT(line, Not(HasSubstr("\"points\"")));
+  }
+  // Strings keep the escaping contract (the hostile key's ESC stays \u001b).
+  CommandResult all = Run("export --format json --no-tokens --fields product --product "
+                          "'EVIL\x1b]0;x\x07' --flat");
+  EXPECT_THAT(all.out, Not(HasSubstr("\x1b")));
+  CommandResult bad = Run("export --format json --no-tokens --fields product,ratin");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("no field 'ratin' (fields: product, run, reviews, rating,"));
+  EXPECT_EQ(Run("export --fields product").exit_code, 1) << "text has no keys";
+  CommandResult hits = Run("search kettle --json --fields review,text");
+  ASSERT_EQ(hits.exit_code, 0) << hits.err;
+  EXPECT_THAT(hits.out, HasSubstr("\"hits\":[{\"review\":"));
+  EXPECT_THAT(hits.out, Not(HasSubstr("sentence_id")));
+  CommandResult misspelt = Run("search nothing-matches-this --json --fields txt");
+  EXPECT_EQ(misspelt.exit_code, 1);
+  EXPECT_THAT(misspelt.err, HasSubstr("no field 'txt'"));
+}
+
+TEST_F(OutputCliTest, SearchNamesHitsByCitationsThatShowResolves) {
+  CommandResult r = Run("search kettle --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(r.out).get(doc), simdjson::SUCCESS) << r.out;
+  simdjson::dom::array hits = doc["hits"];
+  ASSERT_GT(hits.size(), 0u);
+  const std::string review{std::string_view(hits.at(0)["review"])};
+  const std::string sentence{std::string_view(hits.at(0)["sentence"])};
+  EXPECT_EQ(sentence.rfind(review + "#", 0), 0u);
+  EXPECT_EQ(ShownCitation(Run("show '" + sentence + "' --json")), review);
+  CommandResult text = Run("search kettle");
+  EXPECT_THAT(text.out, HasSubstr(" " + sentence + "] "));
 }
 
 }  // namespace
