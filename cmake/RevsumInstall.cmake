@@ -1,6 +1,8 @@
 # Installation, the CMake package, the pkg-config file and the Debian package (CPack).
 #
 #   cmake --install build --prefix P     P/bin/revsum, P/share/revsum/ (models and seeds),
+#                                        P/share/man/man1/revsum.1, bash and zsh completion,
+#                                        P/share/doc/revsum/{LICENSE,copyright},
 #                                        P/include/revsum/, P/lib/librevsum_<stage>.a,
 #                                        P/lib/cmake/revsum/ (find_package(revsum) -> revsum::<stage>),
 #                                        P/lib/pkgconfig/revsum.pc
@@ -39,6 +41,32 @@ install(DIRECTORY "${CMAKE_SOURCE_DIR}/models/seeds" "${CMAKE_SOURCE_DIR}/models
         DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
                               WORLD_READ WORLD_EXECUTE
         COMPONENT runtime)
+
+# ---- The man page, shell completion, licence and notices ----
+# The man page is made from the built binary's --help (scripts/make-man, help2man), so it lists
+# exactly the commands and options the binary has.
+find_program(REVSUM_HELP2MAN help2man)
+if(REVSUM_HELP2MAN)
+  add_custom_command(OUTPUT "${CMAKE_BINARY_DIR}/revsum.1"
+      COMMAND "${CMAKE_SOURCE_DIR}/scripts/make-man" "$<TARGET_FILE:revsum>"
+              "${CMAKE_BINARY_DIR}/revsum.1"
+      DEPENDS revsum "${CMAKE_SOURCE_DIR}/scripts/make-man" VERBATIM)
+  add_custom_target(man ALL DEPENDS "${CMAKE_BINARY_DIR}/revsum.1")
+  install(FILES "${CMAKE_BINARY_DIR}/revsum.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1"
+          COMPONENT runtime)
+else()
+  message(WARNING "help2man not found (scripts/setup installs it): the install will lack the "
+                  "man page")
+endif()
+install(FILES "${CMAKE_SOURCE_DIR}/scripts/completion/revsum.bash"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" RENAME revsum
+        COMPONENT runtime)
+install(FILES "${CMAKE_SOURCE_DIR}/scripts/completion/_revsum"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions" COMPONENT runtime)
+# LICENSE: revsum's own (MIT); copyright: Debian's machine-readable form, with the model files'
+# and compiled-in libraries' licences.
+install(FILES "${CMAKE_SOURCE_DIR}/LICENSE" "${CMAKE_SOURCE_DIR}/cmake/copyright"
+        DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime)
 
 # ---- The libraries for other C++ projects ----
 set(revsum_libs)

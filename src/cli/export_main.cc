@@ -133,7 +133,7 @@ Runner Setup(CLI::App& sub) {
 }
 
 REVSUM_COMMAND("export",
-               "Prompt-ready summaries (text, markdown, json, jsonl, prompt): praise and "
+               "Prompt-ready summaries (text, markdown, json, jsonl, prompt, csv): praise and "
                "complaints with shares, cited by the dumps' own review ids",
                Setup);
 

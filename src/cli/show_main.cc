@@ -466,7 +466,8 @@ Runner Setup(CLI::App& sub) {
   };
 }
 
-REVSUM_COMMAND("show", "A review or a product with its sentences (ids, weights) and summary",
+REVSUM_COMMAND("show",
+               "A product (summary, points) or a review by its citation, sentence by sentence",
                Setup);
 
 }  // namespace
