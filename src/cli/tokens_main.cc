@@ -1,9 +1,10 @@
 // revsum tokens: counts LLM tokens (tiktoken o200k_base / cl100k_base) of one text per input line.
 //
-//   revsum tokens [--tokenizer o200k_base|cl100k_base] [--ids] [--json] < texts
+//   revsum tokens [--tokenizer o200k_base|cl100k_base] [--ids] [--json-input] < texts
 //
 // Input: one text per line on stdin; a trailing '\r' (CRLF files) is not part of the text. With
-// --json each line is a JSON string literal instead, so texts may hold newlines.
+// --json-input each line is a JSON string literal instead, so texts may hold newlines. (--json,
+// its old name, still works and says so on stderr: elsewhere --json means JSON output.)
 // Output: one line per input line: the token count, and with --ids a tab and the ids as a JSON
 // array ("12\t[1,2,3]"). Special-token texts such as "<|endoftext|>" count as ordinary text.
 #include <cstdio>
@@ -78,9 +79,19 @@ Runner SetupTokens(CLI::App& sub) {
       ->check(CLI::IsMember({"o200k_base", "cl100k_base"}))
       ->capture_default_str();
   sub.add_flag("--ids", options->ids, "also print the token ids as a JSON array after a tab");
-  sub.add_flag("--json", options->json,
+  sub.add_flag("--json-input", options->json,
                "each input line is a JSON string literal (texts may hold newlines)");
-  return [options] { return RunTokens(*options); };
+  auto old_name = std::make_shared<bool>(false);
+  sub.add_flag("--json", *old_name,
+               "the old name of --json-input (the input is JSON, not the output)");
+  return [options, old_name] {
+    if (*old_name) {
+      std::cerr << "revsum tokens: --json means --json-input (JSON input lines; the output is "
+                   "always counts); write --json-input\n";
+      options->json = true;
+    }
+    return RunTokens(*options);
+  };
 }
 
 }  // namespace

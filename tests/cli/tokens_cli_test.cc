@@ -39,16 +39,24 @@ TEST(TokensCommandTest, Cl100kCountsDiffer) {
 
 TEST(TokensCommandTest, JsonLinesMayHoldNewlines) {
   REQUIRE_VOCABULARY();
-  Result r = RunRevsum("tokens --json --tokenizer cl100k_base --ids", "\"a\\nb\"\n\"\"\n");
+  Result r = RunRevsum("tokens --json-input --tokenizer cl100k_base --ids", "\"a\\nb\"\n\"\"\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "3\t[64,198,65]\n0\t[]\n");
 }
 
 TEST(TokensCommandTest, MalformedJsonLineFailsNamingTheLine) {
   REQUIRE_VOCABULARY();
-  Result r = RunRevsum("tokens --json", "\"ok\"\nnot json\n");
+  Result r = RunRevsum("tokens --json-input", "\"ok\"\nnot json\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, ::testing::HasSubstr("<stdin>:2:"));
+}
+
+TEST(TokensCommandTest, TheOldJsonFlagStillReadsJsonInputAndSaysItsName) {
+  REQUIRE_VOCABULARY();
+  Result r = RunRevsum("tokens --json --tokenizer cl100k_base", "\"a\\nb\"\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "3\n");
+  EXPECT_THAT(r.err, ::testing::HasSubstr("write --json-input"));
 }
 
 TEST(TokensCommandTest, MissingVocabularySaysHowToFetchIt) {
