@@ -21,7 +21,8 @@
 //    "reviews_total": N, "sentences_total": N, "sentences_shown": N,
 //    "reviews": [{"id", "citation", "product", "external_id", "rating": X|null, "title",
 //                 "source", "line"}],
-//    "sentences": [{"id", "review_id", "index", "begin", "end", "text", "tokens": N|null,
+//    "sentences": [{"id", "review_id", "citation": "CITATION#INDEX", "index", "begin", "end",
+//                   "text", "tokens": N|null,
 //                   "weight": X|null, "polarity": "praise"|"complaint"|"neutral"|null,
 //                   "score": X|null, "salience": X|null, "heads": {NAME: X, ...}|null}]}
 // "id" and "review_id" are store ids (reviews.id, sentences.id); "citation" is how exports cite
@@ -222,6 +223,7 @@ std::string ShowJson(const ShowArgs& args, const std::string& scope,
     const StoredSentence& s = *shown[i].sentence;
     o += (i ? ",{\"id\":" : "{\"id\":") + std::to_string(s.id) +
          ",\"review_id\":" + std::to_string(shown[i].review->id) +
+         ",\"citation\":" + JsonQuote(SentenceCitation(shown[i].review->citation, s.index)) +
          ",\"index\":" + std::to_string(s.index) + ",\"begin\":" + std::to_string(s.begin) +
          ",\"end\":" + std::to_string(s.end) + ",\"text\":" + JsonQuote(s.text) +
          ",\"tokens\":" + (s.tokens >= 0 ? std::to_string(s.tokens) : std::string("null")) +

@@ -307,7 +307,7 @@ TEST_F(OutputCliTest, ReadmeOptionsOfTheReadCommandsExist) {
       EXPECT_THAT(help, HasSubstr(it->str())) << "README: " << line;
     }
   }
-  EXPECT_EQ(lines, 3) << "one README line per command";
+  EXPECT_GE(lines, 3) << "a README line for each command";
 }
 
 // --- export: the structured default, end to end on samples/ ------------------------------------
@@ -554,6 +554,11 @@ TEST_F(OutputCliTest, ShowPrintsAProductsPointsWithCitations) {
     const std::string sentence{std::string_view(p["sentence"])};
     EXPECT_EQ(sentence.rfind(review + "#", 0), 0u) << sentence;
     EXPECT_EQ(ShownCitation(Run("show '" + sentence + "' --json")), review);
+  }
+  // Every sentence names itself as exports do.
+  for (simdjson::dom::element s : doc["sentences"].get_array()) {
+    const std::string citation{std::string_view(s["citation"])};
+    EXPECT_EQ(citation.substr(citation.rfind('#') + 1), std::to_string(int64_t(s["index"])));
   }
   // A review has no points.
   CommandResult review = Run("show 1 --review --json");
