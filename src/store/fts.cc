@@ -16,6 +16,7 @@
 // says what to write instead.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "revsum/store.h"
@@ -88,11 +89,10 @@ std::string CjkRunQuery(std::string_view run) {
   return out + "\"";
 }
 
-// Text split into its CJK runs and the text between them, each rendered as FTS5: a run by
-// CjkRunQuery, other text as the quoted phrase the tokenizer makes of it (skipped when it holds
-// no token). `prefix` puts '*' on the last piece (a CJK run's pairs: the substring is a prefix).
-std::vector<std::string> RenderedPieces(std::string_view text, bool prefix) {
-  std::vector<std::string> out;
+// `text` cut into maximal runs of CJK (IsSpacelessScript) and of other characters, in order, each
+// with whether it is CJK.
+std::vector<std::pair<std::string_view, bool>> ScriptRuns(std::string_view text) {
+  std::vector<std::pair<std::string_view, bool>> runs;
   for (size_t i = 0; i < text.size();) {
     const size_t start = i;
     char32_t cp;
@@ -103,7 +103,17 @@ std::vector<std::string> RenderedPieces(std::string_view text, bool prefix) {
       if (IsSpacelessScript(cp) != cjk) break;
       i += n;
     }
-    const std::string_view piece = text.substr(start, i - start);
+    runs.emplace_back(text.substr(start, i - start), cjk);
+  }
+  return runs;
+}
+
+// Text split into its CJK runs and the text between them, each rendered as FTS5: a run by
+// CjkRunQuery, other text as the quoted phrase the tokenizer makes of it (skipped when it holds
+// no token). `prefix` puts '*' on the last piece (a CJK run's pairs: the substring is a prefix).
+std::vector<std::string> RenderedPieces(std::string_view text, bool prefix) {
+  std::vector<std::string> out;
+  for (const auto& [piece, cjk] : ScriptRuns(text)) {
     if (cjk) {
       out.push_back(CjkRunQuery(piece));
       continue;
@@ -426,17 +436,7 @@ class QueryRewriter {
   // a word there.
   static std::vector<std::string> Bare(std::string_view part) {
     std::vector<std::string> out;
-    for (size_t i = 0; i < part.size();) {
-      const size_t start = i;
-      char32_t cp;
-      Decode(part, i, &cp);
-      const bool cjk = IsSpacelessScript(cp);
-      while (i < part.size()) {
-        const size_t n = Decode(part, i, &cp);
-        if (IsSpacelessScript(cp) != cjk) break;
-        i += n;
-      }
-      const std::string_view run = part.substr(start, i - start);
+    for (const auto& [run, cjk] : ScriptRuns(part)) {
       const bool keyword = !cjk && (run == "AND" || run == "OR" || run == "NOT" || run == "NEAR");
       out.push_back(cjk       ? CjkRunQuery(run)
                     : keyword ? "\"" + std::string(run) + "\""
