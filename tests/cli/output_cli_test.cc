@@ -104,6 +104,16 @@ TEST_F(OutputCliTest, StatsNumbersDoNotLeakFormattingIntoLaterLines) {
   EXPECT_THAT(r.out, HasSubstr("reviews    86\n"));
 }
 
+// The review a `show ... --json` names (its first review's citation); "" when show failed.
+std::string ShownCitation(const CommandResult& r) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (r.exit_code != 0 || parser.parse(r.out).get(doc) != simdjson::SUCCESS) return "";
+  std::string_view citation;
+  if (doc["reviews"].at(0)["citation"].get(citation) != simdjson::SUCCESS) return "";
+  return std::string(citation);
+}
+
 TEST_F(OutputCliTest, SearchJsonListsHitsAndTheFts5QueryRun) {
   CommandResult r = Run("search kettle --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -118,6 +128,13 @@ TEST_F(OutputCliTest, SearchJsonListsHitsAndTheFts5QueryRun) {
     EXPECT_GT(int64_t(h["review_id"]), 0);
     EXPECT_THAT(std::string(std::string_view(h["text"])), HasSubstr("ettle"));
   }
+  // Hits are named as exports name reviews and sentences, and show resolves both.
+  const std::string review{std::string_view(hits.at(0)["review"])};
+  const std::string sentence{std::string_view(hits.at(0)["sentence"])};
+  EXPECT_EQ(sentence.rfind(review + "#", 0), 0u);
+  EXPECT_EQ(ShownCitation(Run("show '" + sentence + "' --json")), review);
+  CommandResult text = Run("search kettle");
+  EXPECT_THAT(text.out, HasSubstr(" " + sentence + "] "));
 }
 
 TEST_F(OutputCliTest, SearchProductRestrictsHitsAndLimitCutsThem) {
@@ -462,15 +479,6 @@ TEST_F(OutputCliTest, ASummaryLongerThanItsReviewSaysLongerNotSmaller) {
   EXPECT_THAT(r.out, Not(HasSubstr("saved"))) << r.out;
 }
 
-// The review a `show ... --json` names (its first review's citation); "" when show failed.
-std::string ShownCitation(const CommandResult& r) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  if (r.exit_code != 0 || parser.parse(r.out).get(doc) != simdjson::SUCCESS) return "";
-  std::string_view citation;
-  if (doc["reviews"].at(0)["citation"].get(citation) != simdjson::SUCCESS) return "";
-  return std::string(citation);
-}
 
 TEST_F(OutputCliTest, ShowFindsAReviewByItsCitationInEveryFormExportsWriteIt) {
   const std::string citation = QueryOne<std::string>(
@@ -784,22 +792,6 @@ TEST_F(OutputCliTest, FieldsChooseTheKeysOfJsonOutputAndNameTheOnesThereAre) {
   CommandResult misspelt = Run("search nothing-matches-this --json --fields txt");
   EXPECT_EQ(misspelt.exit_code, 1);
   EXPECT_THAT(misspelt.err, HasSubstr("no field 'txt'"));
-}
-
-TEST_F(OutputCliTest, SearchNamesHitsByCitationsThatShowResolves) {
-  CommandResult r = Run("search kettle --json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  ASSERT_EQ(parser.parse(r.out).get(doc), simdjson::SUCCESS) << r.out;
-  simdjson::dom::array hits = doc["hits"];
-  ASSERT_GT(hits.size(), 0u);
-  const std::string review{std::string_view(hits.at(0)["review"])};
-  const std::string sentence{std::string_view(hits.at(0)["sentence"])};
-  EXPECT_EQ(sentence.rfind(review + "#", 0), 0u);
-  EXPECT_EQ(ShownCitation(Run("show '" + sentence + "' --json")), review);
-  CommandResult text = Run("search kettle");
-  EXPECT_THAT(text.out, HasSubstr(" " + sentence + "] "));
 }
 
 }  // namespace
