@@ -145,9 +145,8 @@ std::map<std::string, std::string> ShortCitations(const std::vector<std::string>
 // citation: TerminalSafe, then '[' -> '(' and ']' -> ')'. Never throws.
 std::string PlainInline(std::string_view s);
 
-// "2024-03-01" (UTC; as `until`, the whole day is included) or unix seconds ("1709251200").
-// Throws std::invalid_argument naming the text.
-int64_t ParseExportTime(std::string_view text, bool until);
+// --since / --until bounds are read by ParseFilterTime (run.h), the one rule summarize and export
+// share.
 
 // Which reviews count (see the header comment). Unset bounds are open.
 struct ExportFilter {

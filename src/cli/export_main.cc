@@ -83,8 +83,8 @@ Runner Setup(CLI::App& sub) {
     };
     options.filter.min_rating = rating("--min-rating", args->min_rating);
     options.filter.max_rating = rating("--max-rating", args->max_rating);
-    if (!args->since.empty()) options.filter.since = ParseExportTime(args->since, false);
-    if (!args->until.empty()) options.filter.until = ParseExportTime(args->until, true);
+    if (!args->since.empty()) options.filter.since = ParseFilterTime(args->since, false);
+    if (!args->until.empty()) options.filter.until = ParseFilterTime(args->until, true);
     StoreOptions store_options;
     store_options.read_only = true;
     auto store = ReviewStore::Open(args->db, store_options);

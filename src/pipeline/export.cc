@@ -119,32 +119,6 @@ std::string PlainInline(std::string_view s) {
   return out;
 }
 
-int64_t ParseExportTime(std::string_view text, bool until) {
-  const std::string t(text);
-  auto bad = [&](const std::string& why) {
-    return std::invalid_argument("invalid time '" + TerminalSafe(t) + "': " + why +
-                                 " (YYYY-MM-DD or unix seconds)");
-  };
-  if (t.empty()) throw bad("empty");
-  if (t.find_first_not_of("0123456789") == std::string::npos) {
-    if (t.size() > 12) throw bad("too large");
-    return std::stoll(t);
-  }
-  int y = 0, m = 0, d = 0;
-  char tail = 0;
-  if (t.size() != 10 || std::sscanf(t.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 ||
-      t[4] != '-' || t[7] != '-' || m < 1 || m > 12 || d < 1 || d > 31 || y < 1970) {
-    throw bad("not a date");
-  }
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = m - 1;
-  tm.tm_mday = d;
-  const int64_t start = static_cast<int64_t>(timegm(&tm));
-  if (tm.tm_mday != d) throw bad("no such day");
-  return until ? start + 86400 - 1 : start;
-}
-
 bool ExportFilter::Admits(const std::optional<double>& rating,
                           const std::optional<int64_t>& time) const {
   if ((min_rating || max_rating) && !rating) return false;

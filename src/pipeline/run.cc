@@ -1,4 +1,5 @@
 #include "revsum/run.h"
+#include "revsum/escape.h"
 #include "revsum/json.h"
 
 #include <algorithm>
@@ -163,7 +164,8 @@ std::string SeedsKey(const std::string& path) {
 int64_t ParseFilterTime(std::string_view text, bool end_of_day) {
   const std::string shown(text);
   auto bad = [&]() -> std::invalid_argument {
-    return std::invalid_argument("'" + shown + "' is not a date YYYY-MM-DD or unix seconds");
+    return std::invalid_argument("'" + TerminalSafe(shown) +
+                                 "' is not a date YYYY-MM-DD or unix seconds");
   };
   auto digits = [](std::string_view t) {
     return !t.empty() &&

@@ -392,6 +392,15 @@ TEST_F(OutputCliTest, FlatKeepsTheStoredSelectionAndRefusesABudget) {
   EXPECT_EQ(Run("export --budget 10t --no-tokens").exit_code, 1);
 }
 
+// A store of one short review without a time, summarised: "Leaks. Bad." rated 1 (product K1).
+std::string OneShortReview(const TempDir& dir) {
+  const std::string db = dir / "short.db";
+  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
+                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return db;
+}
+
 TEST_F(OutputCliTest, ExportFiltersCountOnlyTheReviewsInTheFilter) {
   CommandResult r = Run("export --no-tokens --format jsonl --product B0KTL55200 --min-rating 4");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -401,6 +410,20 @@ TEST_F(OutputCliTest, ExportFiltersCountOnlyTheReviewsInTheFilter) {
   EXPECT_EQ(late.exit_code, 0) << late.err;
   EXPECT_EQ(late.out, "") << "no review of the product is in the filter";
   EXPECT_EQ(Run("export --since yesterday").exit_code, 1);
+  // Times are read as summarize reads them (one parser): the same bounds pass or fail in both.
+  TempDir dir;
+  const std::string small = OneShortReview(dir);
+  for (const char* bound : {"-5", "1969-12-31", "2020-01-01", "2020-13-01", "yesterday"}) {
+    CommandResult summarize = RunRevsum(std::string("summarize --quiet --embedder lexical ") +
+                                        "--since " + bound + " --db " + small);
+    CommandResult exported =
+        RunRevsum(std::string("export --no-tokens --since ") + bound + " --db " + small);
+    const std::string refused = std::string("'") + bound + "' is not a date YYYY-MM-DD";
+    EXPECT_EQ(summarize.err.find(refused) == std::string::npos,
+              exported.err.find(refused) == std::string::npos)
+        << bound << ": " << summarize.err << " / " << exported.err;
+    EXPECT_EQ(exported.exit_code == 1, exported.err.find(refused) != std::string::npos) << bound;
+  }
   // Ratings are read as summarize reads them: nan and inf were taken (and filtered nothing).
   for (const char* bad : {"nan", "inf", "4x"}) {
     CommandResult refused = Run(std::string("export --min-rating ") + bad);
@@ -448,14 +471,6 @@ TEST_F(OutputCliTest, KeysThatDifferOnlyByAnInvisibleCharacterPrintDifferently) 
   EXPECT_THAT(r.out, HasSubstr("\"K\\u200b1\"")) << "JSON keeps the key, escaped";
 }
 
-// A store of one short review without a time, summarised: "Leaks. Bad." rated 1 (product K1).
-std::string OneShortReview(const TempDir& dir) {
-  const std::string db = dir / "short.db";
-  CommandResult r = RunRevsum("run - --db " + db + " --quiet --embedder lexical",
-                              "{\"asin\":\"K1\",\"text\":\"Leaks. Bad.\",\"rating\":1}\n");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return db;
-}
 
 TEST_F(OutputCliTest, AFilterThatLeavesNothingSaysSo) {
   // A dump without times and --since: the output is empty, and stderr says why (it said nothing).

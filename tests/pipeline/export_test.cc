@@ -3,6 +3,7 @@
 // block, filters, and escaping of hostile points. The store is a real SQLite file with points
 // written through the store's API, so every number in the output is known.
 #include "revsum/export.h"
+#include "revsum/run.h"
 
 #include <cstdio>
 #include <regex>
@@ -483,7 +484,7 @@ TEST_F(ExportTest, FiltersCountOnlyTheReviewsInTheFilter) {
   options.format = ExportFormat::kJson;
   options.budget = ParseBudget("1000w");
   options.filter.min_rating = 4;                                // reviews 0..9
-  options.filter.since = ParseExportTime("2024-01-03", false);  // reviews 2..
+  options.filter.since = ParseFilterTime("2024-01-03", false);  // reviews 2..
   std::string out;
   std::vector<ProductExport> p = Export(options, &out);
   ASSERT_EQ(p.size(), 1u);
@@ -501,10 +502,10 @@ TEST_F(ExportTest, FiltersCountOnlyTheReviewsInTheFilter) {
   // Points with evidence only in reviews 0..1 are dropped.
   for (const ExportedPoint& x : p[0].points) EXPECT_GE(x.support, 1);
   EXPECT_EQ(p[0].points.size(), 4u) << "the three support-2 points are in reviews 0 and 1 only";
-  EXPECT_EQ(ParseExportTime("2024-01-03", true), 1704326399);
-  EXPECT_EQ(ParseExportTime("1704067200", false), 1704067200);
-  EXPECT_THROW(ParseExportTime("2024-13-01", false), std::invalid_argument);
-  EXPECT_THROW(ParseExportTime("yesterday", false), std::invalid_argument);
+  EXPECT_EQ(ParseFilterTime("2024-01-03", true), 1704326399);
+  EXPECT_EQ(ParseFilterTime("1704067200", false), 1704067200);
+  EXPECT_THROW(ParseFilterTime("2024-13-01", false), std::invalid_argument);
+  EXPECT_THROW(ParseFilterTime("yesterday", false), std::invalid_argument);
 }
 
 TEST_F(ExportTest, HostilePointsForgeNoSectionHeaderOrCitationInAnyFormat) {
