@@ -6,9 +6,11 @@
 //   - Search either returns at most `limit` hits, each one of the stored sentences, or throws
 //     StoreError; any other exception or a crash is a failure;
 //   - FtsQuery either throws StoreError naming the search, or keeps every letter, digit and
-//     non-ASCII byte of the query (possibly reordered: -words move to the end), adding only ASCII
-//     punctuation, spaces and NOT/AND operators; FtsIndexText only adds spaces (so removing them
-//     gives back the input); both keep valid UTF-8 valid.
+//     non-ASCII byte outside CJK runs of the query (possibly reordered: -words move to the end),
+//     adding only ASCII punctuation, spaces and NOT/AND operators, and writes exactly the CJK
+//     characters of the query (as pairs: each may appear twice); FtsIndexText only adds spaces
+//     (so removing them gives back the input); FtsCjkGrams holds exactly the query's CJK
+//     characters and spaces; all keep valid UTF-8 valid.
 #include <stdlib.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fuzz_support.h"
@@ -69,6 +72,62 @@ std::unique_ptr<revsum::ReviewStore> MakeStore() {
   return store;
 }
 
+// Scripts written without spaces, as revsum's index cuts them (fts.cc IsSpacelessScript).
+bool IsCjk(char32_t c) {
+  return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x2FA1F);
+}
+
+// Length of a well-formed UTF-8 sequence at s[i] and its code point; 0 when it is not one.
+size_t DecodeAt(std::string_view s, size_t i, char32_t* cp) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+  if (len == 0 || i + len > s.size()) return 0;
+  char32_t c = len == 1 ? b : b & (0x7F >> len);
+  for (size_t k = 1; k < len; ++k) {
+    const auto cb = static_cast<unsigned char>(s[i + k]);
+    if ((cb & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (cb & 0x3F);
+  }
+  *cp = c;
+  return len;
+}
+
+// `s` as (piece, is one CJK character) pieces: each CJK character alone, every other byte alone.
+std::vector<std::pair<std::string_view, bool>> CjkSplit(std::string_view s) {
+  std::vector<std::pair<std::string_view, bool>> out;
+  for (size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const size_t n = DecodeAt(s, i, &cp);
+    if (n > 1 && IsCjk(cp)) {
+      out.emplace_back(s.substr(i, n), true);
+      i += n;
+    } else {
+      out.emplace_back(s.substr(i, 1), false);
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::set<std::string> CjkCharacters(std::string_view s) {
+  std::set<std::string> chars;
+  for (const auto& [piece, cjk] : CjkSplit(s)) {
+    if (cjk) chars.emplace(piece);
+  }
+  return chars;
+}
+
+// `s` with only its CJK characters and spaces.
+std::string CjkOnly(std::string_view s) {
+  std::string out;
+  for (const auto& [piece, cjk] : CjkSplit(s)) {
+    if (cjk || piece == " ") out.append(piece);
+  }
+  return out;
+}
+
 std::string Without(std::string_view s, std::string_view chars) {
   std::string out;
   for (char c : s) {
@@ -95,9 +154,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // AND operators.
   const auto counts = [](std::string_view s) {
     std::array<int64_t, 256> n{};
-    for (char c : s) {
-      const auto b = static_cast<unsigned char>(c);
-      if (b >= 0x80 || std::isalnum(b) || c == '_') ++n[b];
+    for (const auto& [piece, cjk] : CjkSplit(s)) {
+      if (cjk) continue;
+      for (char c : piece) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b >= 0x80 || std::isalnum(b) || c == '_') ++n[b];
+      }
     }
     return n;
   };
@@ -126,7 +188,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     FUZZ_CHECK(same_words, "FtsQuery changed more than operators and punctuation: '" + Escape(fts) +
                                "' for " + shown);
+    FUZZ_CHECK(CjkCharacters(fts) == CjkCharacters(query),
+               "FtsQuery changed the CJK characters: '" + Escape(fts) + "' for " + shown);
   }
+  const std::string grams = revsum::FtsCjkGrams(query);
+  FUZZ_CHECK(CjkCharacters(grams) == CjkCharacters(query) &&
+                 Without(CjkOnly(grams), " ") == Without(grams, " "),
+             "FtsCjkGrams holds more than the CJK characters: '" + Escape(grams) + "' for " + shown);
   const std::string indexed = revsum::FtsIndexText(query);
   FUZZ_CHECK(Without(indexed, " ") == Without(query, " "),
              "FtsIndexText changed more than spaces: " + shown);
