@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "revsum/opinion.h"
 #include "review_sentences.h"
+#include "revsum/opinion.h"
 #include "revsum/use_lite.h"
 
 namespace {

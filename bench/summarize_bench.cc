@@ -59,7 +59,11 @@ void BM_SummarizeTexts(benchmark::State& state) {
   }
   state.counters["sentences"] = static_cast<double>(scope);
 }
-BENCHMARK(BM_SummarizeTexts)->Arg(1000)->Arg(4000)->Arg(50000)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_SummarizeTexts)
+    ->Arg(1000)
+    ->Arg(4000)
+    ->Arg(50000)
+    ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
 void BM_AttentionScorer(benchmark::State& state) {
@@ -78,7 +82,11 @@ void BM_AttentionScorer(benchmark::State& state) {
   }
   state.counters["sentences"] = static_cast<double>(S.rows());
 }
-BENCHMARK(BM_AttentionScorer)->Arg(1000)->Arg(4000)->Arg(50000)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_AttentionScorer)
+    ->Arg(1000)
+    ->Arg(4000)
+    ->Arg(50000)
+    ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
 }  // namespace

@@ -152,9 +152,9 @@ BENCHMARK(BM_WordsChinese)->Unit(benchmark::kMillisecond);
 
 // Every sentence of the reviews through the fragment rule, as the selector does for each scope.
 void RunClassify(benchmark::State& state, const std::vector<std::string>& reviews) {
-  const revsum::FragmentRule rule(revsum::LoadFragmentLexicon(
-      {std::string(REVSUM_SOURCE_DIR) + "/models/fragments/en.txt",
-       std::string(REVSUM_SOURCE_DIR) + "/models/fragments/zh.txt"}));
+  const revsum::FragmentRule rule(
+      revsum::LoadFragmentLexicon({std::string(REVSUM_SOURCE_DIR) + "/models/fragments/en.txt",
+                                   std::string(REVSUM_SOURCE_DIR) + "/models/fragments/zh.txt"}));
   revsum::SentenceSegmenter segmenter;
   std::vector<std::string> sentences;
   size_t bytes = 0;

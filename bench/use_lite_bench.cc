@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -16,12 +16,12 @@
 #include <cstddef>
 #include <map>
 #include <ostream>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "revsum/embed.h"
+#include "revsum/error.h"
 #include "revsum/opinion.h"
 #include "revsum/points.h"
 #include "revsum/rouge.h"
@@ -29,9 +29,9 @@
 
 namespace revsum {
 
-class EvalError : public std::runtime_error {
+class EvalError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // One input review of a benchmark entity.
@@ -176,7 +176,7 @@ StructuredSummaryResult StructuredSummary(const std::vector<std::string>& review
                                           const EvalOptions& options, Embedder& embedder);
 
 // The summary scored for one entity: flat or structured per options.structured. Throws
-// std::runtime_error when the seed or polarity files cannot be read, std::invalid_argument for a
+// ModelsError when the seed or polarity files cannot be read, std::invalid_argument for a
 // token budget without summarize.token_cost (structured).
 std::string EvalSummary(const std::vector<std::string>& review_texts, const EvalOptions& options,
                         Embedder& embedder);

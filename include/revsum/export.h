@@ -195,7 +195,7 @@ struct ExportedPoint {
   int64_t members = 0;  // member sentences (in the filter) that make the point's claim
   std::string aspect;   // "" = none
   double weight = 0;
-  std::string review;  // ReviewCitationId of the review the text comes from
+  std::string review;       // ReviewCitationId of the review the text comes from
   int64_t sentence_id = 0;  // store-internal (sentences.id)
   std::string sentence;     // SentenceCitation: "REVIEW#INDEX", the same in every store
   std::vector<int64_t> member_sentences;  // sentence ids of the members (in the filter)
@@ -205,7 +205,7 @@ struct ExportedPoint {
 // summary that no shown point holds.
 struct ExportedSentence {
   std::string text;
-  std::string review;  // ReviewCitationId
+  std::string review;       // ReviewCitationId
   int64_t sentence_id = 0;  // store-internal (sentences.id)
   std::string sentence;     // SentenceCitation
 };

@@ -1,4 +1,4 @@
-// The fragment rule: whether a sentence can stand alone as a point of a summary (DESIGN.md,
+// The fragment rule: whether a sentence can stand alone as a point of a summary (docs/design.md,
 // "Points": "a point must make sense alone"). Extractive summaries of reviews otherwise pick
 // sentences such as "其次,书的内容。", "我相信会的。", "住了两天.", "所以打1分。", "@冠益乳" or
 // "特仑苏</Feature" (issue 8).
@@ -92,7 +92,7 @@ struct FragmentLexicon {
 // section.
 void ParseFragmentLexicon(std::string_view text, std::string_view source, FragmentLexicon* lexicon);
 
-// Reads and parses each file into one lexicon. Throws std::runtime_error naming a file that cannot
+// Reads and parses each file into one lexicon. Throws ModelsError naming a file that cannot
 // be read.
 FragmentLexicon LoadFragmentLexicon(const std::vector<std::filesystem::path>& files);
 

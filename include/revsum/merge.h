@@ -16,11 +16,11 @@
 //   runs       by key: a run present in several inputs becomes one run; its heads are the union
 //              of the inputs' (head weights re-laid out by head name), it is finished when any
 //              input that has it finished it (an interrupted shard does not hide the others'
-//              summaries; MergeCounts::interrupted_runs says so), and its snapshot_review_id becomes the
-//              output's highest review id after the merge. What each product summary covered
-//              is kept with it (summaries.reviews_covered, the product's reviews the input's run
-//              read), so `summarize` re-scores every product whose merged reviews are not
-//              exactly those: a product only another input summarised, or none did, or one an
+//              summaries; MergeCounts::interrupted_runs says so), and its snapshot_review_id
+//              becomes the output's highest review id after the merge. What each product summary
+//              covered is kept with it (summaries.reviews_covered, the product's reviews the
+//              input's run read), so `summarize` re-scores every product whose merged reviews are
+//              not exactly those: a product only another input summarised, or none did, or one an
 //              input updated after an earlier merge
 //   scores     remapped run_id and sentence_id
 //   summaries  remapped run_id; a review-scope subject (a review id) and every id of sentence_ids

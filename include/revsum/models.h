@@ -10,16 +10,20 @@
 #pragma once
 
 #include <filesystem>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "revsum/error.h"
+
 namespace revsum {
 
-// No models folder was found; the message lists every place that was tried and how to fix it.
-class ModelsError : public std::runtime_error {
+// A model folder or file is missing, damaged or tampered with: no models folder was found (the
+// message lists every place that was tried and how to fix it), or a file does not match its
+// manifest (VerifiedModelFile). what() names the file and how to fetch it again.
+class ModelsError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // The models folder, the first of:
@@ -38,5 +42,26 @@ std::filesystem::path ModelsDir();
 // REVSUM_MODELS_DIR>/seeds/<name>", so that whoever opens it fails with a clear message, and so
 // that options structs can take it as a default without throwing on construction.
 std::string DefaultSeedsPath(std::string_view name);
+
+// --- Reading data files: the one way every stage reads a whole file -----------------------------
+
+// The whole contents of `path` as bytes, or nullopt when it cannot be opened or read (a folder,
+// a missing file, an I/O error). Callers say what the file was for in their own error.
+std::optional<std::string> ReadWholeFile(const std::filesystem::path& path);
+
+// The sha256 of `bytes`: 32 raw bytes, or 64 lowercase hex digits. Throw ModelsError only if
+// OpenSSL itself fails.
+std::string Sha256Digest(std::string_view bytes);
+std::string Sha256Hex(std::string_view bytes);
+
+// The verified model-file loader: reads `path` whole and checks that its sha256 is `expected`
+// (hex, as the manifest `manifest` gives it). Throws ModelsError, naming the file:
+//   "model file PATH is missing" / "... cannot be read", or
+//   "model file PATH is corrupt or was modified (N bytes, sha256 GOT, expected WANT from
+//    MANIFEST)", each followed by "; " + `how_to_fix` when that is not empty.
+// Thread-safe.
+std::string ReadVerifiedModelFile(const std::filesystem::path& path, std::string_view expected,
+                                  const std::filesystem::path& manifest,
+                                  std::string_view how_to_fix);
 
 }  // namespace revsum

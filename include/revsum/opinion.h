@@ -1,6 +1,6 @@
 // Sentence opinions learned from ratings: each sentence's polarity and its contribution to the
-// overall evaluation (DESIGN.md, "Learned opinions"; MILNET, Angelidis & Lapata 2018, "Multiple
-// Instance Learning Networks for Fine-Grained Sentiment Analysis", TACL 6).
+// overall evaluation (docs/design.md, "Learned opinions"; MILNET, Angelidis & Lapata 2018,
+// "Multiple Instance Learning Networks for Fine-Grained Sentiment Analysis", TACL 6).
 //
 // Only reviews carry a label (their rating); the model explains a review's normalised rating
 // r in [-1, 1] as the attention-weighted mean of what its sentences say:
@@ -22,7 +22,7 @@
 // short sentences score on one scale. USE-lite maps Chinese to its unknown piece, so its vectors
 // cannot carry Chinese opinions; character n-grams do, and "not good" is a bigram of its own.
 // Measured against the word lists and against a tanh-linear layer on USE-lite vectors of the same
-// English phrases (no better on review sentences, and no use for Chinese): README "Opinions".
+// English phrases (no better on review sentences, and no use for Chinese): docs/opinions.md.
 //
 // Training (OpinionTrainer): squared error (r - r^)^2 / 2 with each review weighted so that
 // praise, complaint and neutral ratings weigh alike (a dump of 90 % five stars would otherwise
@@ -39,16 +39,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "revsum/error.h"
+
 namespace revsum {
 
-class OpinionError : public std::runtime_error {
+class OpinionError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // The hashed n-grams of one sentence: bucket indexes (a bucket may repeat: it counts twice) and
@@ -80,7 +81,7 @@ class OpinionModel {
   static constexpr int kDefaultDimBits = 18;
   // |score| below this is neutral (the score a run stores: CombineWithWordLists). 0.8: chosen
   // with kWordListEvidence on 500 hand-labelled development sentences (bench/opinion_dev.py,
-  // README "Opinions").
+  // docs/opinions.md).
   static constexpr float kDefaultBand = 0.8f;
 
   explicit OpinionModel(int dim_bits = kDefaultDimBits);
@@ -123,14 +124,16 @@ class OpinionModel {
 // gave a side to 369 of them with 42 % wrong, the word lists to 215 with 16 % wrong; this
 // combination at band 0.8 gives 257 with 20 % wrong and the best accuracy of the grid k in
 // {0, 0.5, ..., 5} x band in {0.25, ..., 0.9} for the default model and for a model trained on
-// hotel ratings alike (README "Opinions"). A strong model verdict still outweighs one word
+// hotel ratings alike (docs/opinions.md). A strong model verdict still outweighs one word
 // ("The battery lasts three weeks, not the months the listing claims": p = -0.92 and a word-list
 // +1 give neutral, where the lists alone said praise).
 inline constexpr float kWordListEvidence = 2.0f;
 float CombineWithWordLists(float p, int word_sign);
 
 // The shipped default model, <models>/opinion/default.bin, checked against the sha256 in
-// <models>/opinion.manifest. Throws OpinionError (ModelsError when no models folder is found).
+// <models>/opinion.manifest (ReadVerifiedModelFile). Throws ModelsError when no models folder is
+// found or the file is missing or does not match the manifest, OpinionError when the manifest
+// cannot be read or the file is not an opinion model.
 OpinionModel LoadDefaultOpinionModel();
 std::string DefaultOpinionModelPath();
 

@@ -1,4 +1,4 @@
-// Points: what the reviewers of one product say, for and against, and how many (DESIGN.md,
+// Points: what the reviewers of one product say, for and against, and how many (docs/design.md,
 // "Points"). The values of the attention.
 //
 // Input: one product scope as the scorer saw it — sentence texts, the review each sentence comes
@@ -39,7 +39,7 @@
 //         the representative is below small_scope_member_min_similarity then leave the point.
 //         A group none of whose members can be a face states no claim and makes no point.
 //      Measured: bench/argkp.sh (human key-point groupings) and bench/points_planted.sh
-//      (planted opinions); README "Points".
+//      (planted opinions); docs/points.md.
 //      Cosine is taken in the "cluster space":
 //        - a scope whose text is mostly CJK (CjkFraction >= learned_min_cjk): sentence vectors
 //          learned from the scope's own sentences (LearnedSentenceVectors: PPMI + truncated SVD
@@ -96,7 +96,7 @@
 //      Measured: bench/polarity.sh (the Chinese shopping dump: praise/complaint points agreeing
 //      with the majority 0/1 label of their evidence reviews, per category; on the rows the
 //      Chinese list was not mined from, ROWS=odd: 97.9 % rated, 96.9 % with the labels hidden,
-//      where about half the points are then neutral/unknown; README "Points") and
+//      where about half the points are then neutral/unknown; docs/points.md) and
 //      tests/points/points_test.cc PolarityLexicon.EnglishHandLabelledSet (the English lists on
 //      140 hand-labelled sentences: 87.9 %).
 //   5. Points are ordered by support, then weight; every point with enough support is kept (no

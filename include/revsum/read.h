@@ -85,10 +85,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "revsum/error.h"
 #include "revsum/review.h"
 
 namespace revsum {
@@ -96,9 +96,9 @@ namespace revsum {
 // A problem with the dump as a whole, not with one record: it cannot be opened, is a directory or
 // a Parquet file, or its header or field names do not fit the FieldMap. what() names the path and
 // the problem.
-class ReadError : public std::runtime_error {
+class ReadError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 enum class Format {

@@ -139,7 +139,7 @@ struct RunOptions {
   // Embedder per scope (see EmbedderChoice).
   EmbedderChoice embedder = EmbedderChoice::kAuto;
   // USE-lite's options. Summarising runs the encoder in int8 by default (UseLitePrecision): about
-  // 1.6x faster end to end, dev ROUGE within noise of float32 (README, Performance).
+  // 1.6x faster end to end, dev ROUGE within noise of float32 (docs/performance.md).
   UseLiteOptions use_lite = Int8UseLite();
   // Tokenizer for token budgets ("300t") and token counts.
   Encoding tokenizer = Encoding::kO200kBase;
@@ -209,7 +209,8 @@ void CheckRunNeeds(const RunOptions& options);
 // Summarises the chosen scopes and stores scores and summaries as one run, reading one snapshot
 // (the reviews stored when it starts), products in parallel, re-scoring only what changed since
 // the last finished run with the same key (see RunOptions::incremental). Throws StoreError,
-// UseLiteError (model files), std::runtime_error (seeds, tokenizer data, unknown product).
+// ModelsError (model and data files: seeds, word lists; UseLiteError for USE-lite), and
+// std::runtime_error (tokenizer data, unknown product).
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options);
 
 }  // namespace revsum

@@ -1,5 +1,5 @@
 // The multi-head attention scorer: how much each sentence of a scope contributes to the overall
-// review (see DESIGN.md, "The scorer").
+// review (see docs/design.md, "The scorer").
 //
 // For one scope (a review, or all reviews of one product) let S (n x d) hold the L2-normalised
 // sentence embeddings and q the normalised mean of S (the "overall review"). Every head h has a
@@ -53,12 +53,12 @@
 // only a deterministic, evenly strided sample of m "voter" rows of A is computed (every row still
 // softmaxes over all n keys), so the cost is O(m n d) with m = max(64, max_exact^2 / n) and memory
 // stays O(block n). r is then the mean of the sampled rows — an unbiased estimate of (1/n) 1^T A
-// when the voters are a uniform sample. Documented in the README as the approximation.
+// when the voters are a uniform sample. Documented in docs/how-it-works.md as the approximation.
 // Sparse rows (at most 1/16 of the entries non-zero: the lexical embedder's hashed TF-IDF, about
 // 60 of 4,096) are multiplied as sparse matrices (Eigen SparseCore) in the heads, the Gram matrix,
 // blocked consensus and PairCosineStats: each dot product sums its non-zero terms in column
 // order, so the weights can differ from the dense kernels' in the last bits (which themselves
-// depend on the CPU's cache sizes), not in what is selected (README, "Performance").
+// depend on the CPU's cache sizes), not in what is selected (docs/performance.md).
 #pragma once
 
 #include <string>
@@ -146,7 +146,7 @@ struct SeedSet {
 // section, or an empty section.
 SeedSet ParseSeeds(std::string_view text, std::string_view origin);
 
-// Reads and parses a seed file; throws std::runtime_error naming the path when it cannot be read.
+// Reads and parses a seed file; throws ModelsError naming the path when it cannot be read.
 SeedSet LoadSeeds(const std::string& path);
 
 // Builds the opinion and aspect anchors from the embeddings of a SeedSet's sentences, laid out

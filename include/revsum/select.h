@@ -1,4 +1,4 @@
-// Budgeted, redundancy-aware choice of sentences (DESIGN.md, "Selection").
+// Budgeted, redundancy-aware choice of sentences (docs/design.md, "Selection").
 //
 // Given the sentences of one scope, their attention weights and embeddings, BudgetedSelector picks
 // a subset whose total cost never exceeds the budget:
@@ -73,7 +73,7 @@ size_t CountWhitespaceTokens(std::string_view text);
 
 struct SelectorOptions {
   // MMR trade-off: 1 ignores redundancy beyond the duplicate filter, 0 only avoids redundancy.
-  // 0.5 measured best with the default scorer (README "Quality").
+  // 0.5 measured best with the default scorer (docs/quality.md).
   float lambda = 0.5f;
 
   // Candidates whose similarity to an already selected sentence exceeds this are skipped.
@@ -112,7 +112,7 @@ struct SelectorOptions {
 };
 
 // The shipped rule: ModelsDir()/fragments/en.txt and zh.txt, loaded once per process (thread-safe).
-// Throws ModelsError when there is no models folder, std::runtime_error naming a missing file.
+// Throws ModelsError when there is no models folder or a file cannot be read (naming it).
 std::shared_ptr<const FragmentRule> DefaultFragmentRule();
 
 // One chosen sentence; `index` refers to the input arrays.

@@ -12,21 +12,21 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "revsum/error.h"
 #include "revsum/review.h"
 
 struct sqlite3;
 
 namespace revsum {
 
-class StoreError : public std::runtime_error {
+class StoreError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // The WAL is checkpointed and truncated once it passes this size (see ReviewStore::Flush).
@@ -70,10 +70,10 @@ std::string FtsCjkGrams(std::string_view text);
 // a word with punctuation ("don't", "wi-fi") is the phrase the tokenizer made of it in the index.
 // A CJK run becomes the phrase of its character pairs ("电池续航" -> "\"电池 池续 续航\""), one
 // character the prefix query "\"电\"*"; ASCII punctuation touching CJK separates words; a phrase
-// that mixes CJK and other text becomes the AND group of its pieces. Throws StoreError("search \"QUERY\": ...") saying what to write instead
-// for: an unclosed quote or parenthesis, a ')' without '(', a colon (FTS5's column filter), a
-// group with only -words (FTS5 needs at least one positive term), an operator without a word on
-// each side, and a query with no word at all.
+// that mixes CJK and other text becomes the AND group of its pieces. Throws StoreError("search
+// \"QUERY\": ...") saying what to write instead for: an unclosed quote or parenthesis, a ')'
+// without '(', a colon (FTS5's column filter), a group with only -words (FTS5 needs at least one
+// positive term), an operator without a word on each side, and a query with no word at all.
 std::string FtsQuery(std::string_view query);
 
 struct StoreStats {
@@ -270,8 +270,7 @@ class ReviewStore {
   std::vector<std::string> CitationNeighbours(const std::string& citation, size_t n);
   // Reviews whose citation (reviews.citation: how exports cite them) is `text`; when none is,
   // those whose citation starts with it (a short citation). At most `limit`, as (id, citation).
-  std::vector<std::pair<int64_t, std::string>> FindCitations(const std::string& text,
-                                                             size_t limit);
+  std::vector<std::pair<int64_t, std::string>> FindCitations(const std::string& text, size_t limit);
   // Reviews of a product with id <= up_to, in ingest order.
   std::vector<StoredReview> GetProductReviews(const std::string& product,
                                               int64_t up_to = INT64_MAX);

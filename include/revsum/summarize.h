@@ -27,7 +27,7 @@ struct SummarizeOptions {
   Budget budget{Budget::Unit::kWords, 100};
 
   // Scorer and selector settings; their defaults are the measured default configuration
-  // (tests/pipeline/quality_test.cc, README "Quality").
+  // (tests/pipeline/quality_test.cc, docs/quality.md).
   ScorerOptions scorer;
   SelectorOptions selector;
 
@@ -63,7 +63,7 @@ struct SummarizeOptions {
   // scope's weights get a head "salience", the softmax of the model's attention logits u . h_i
   // over the scope (AddLogitHead), with mixing coefficient salience_mix. 0: the head is there to
   // explain (show --heads, view sentence_head_weights) and the summaries are the other heads';
-  // README "Opinions" has the dev ROUGE of other values.
+  // docs/opinions.md has the dev ROUGE of other values.
   const OpinionModel* opinions = nullptr;
   float salience_mix = 0.0f;
 };

@@ -33,14 +33,14 @@ struct StoreTrainOptions {
   OpinionTrainOptions train;
   // 200 rated reviews, 30 of each side. Models trained on 54 / 208 / 1,018 TripAdvisor reviews
   // predicted its 17,461 held-out reviews at 86.9 / 88.6 / 90.8 % (default model 64.9 %, word
-  // lists 86.5 %; README "Opinions"), so few ratings already teach; below ~200 the held-out tenth
+  // lists 86.5 %; docs/opinions.md), so few ratings already teach; below ~200 the held-out tenth
   // that decides whether to keep the model is too small to trust.
   size_t min_rated_reviews = 200;
   size_t min_side_reviews = 30;
   // Training reviews at most (every review kept when 0): a deterministic choice by the hash of
   // the review's text, so the cost stays bounded on a dump of millions. 100,000: on TripAdvisor
   // 95.1 % held-out accuracy in 64 s CPU and 561 MB, against 95.3 % in 112 s and 783 MB for all
-  // 176,196 (README "Opinions").
+  // 176,196 (docs/opinions.md).
   size_t max_train_reviews = 100000;
   // Every review whose text hashes to 0 mod folds is held out (IsHeldOut).
   int folds = 10;

@@ -21,16 +21,9 @@
 #include <vector>
 
 #include "revsum/embed.h"
+#include "revsum/use_lite_format.h"
 
 namespace revsum {
-
-// Raised when the model cannot be loaded: missing, truncated or tampered files, or a model.json /
-// vocab.json that does not have the expected structure. what() names the file and the problem
-// and says how to fetch the model.
-class UseLiteError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // The arithmetic of the encoder's dense layers (UseLiteOptions::precision).
 enum class UseLitePrecision {
@@ -82,12 +75,6 @@ struct UseLiteOptions {
 // "$REVSUM_MODELS_DIR/use-lite" when that variable is set and non-empty, else
 // "<source dir>/models/use-lite".
 std::string DefaultUseLiteModelDir();
-
-// The number of tokens the transformer attends to; longer inputs keep their first 128 tokens.
-inline constexpr int kUseLiteMaxTokens = 128;
-
-// The embedding width.
-inline constexpr int kUseLiteDim = 512;
 
 // Counters of the sentence cache (see UseLiteOptions::cache_entries).
 struct UseLiteCacheStats {

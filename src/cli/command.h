@@ -30,7 +30,7 @@ struct CommandRegistrar {
   }
 };
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/usage.md ("Bad input and exit codes").
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;  // the command could not do its job (bad arguments, I/O, DB)
 inline constexpr int kExitRejects = 3;  // the job finished but some input records were rejected

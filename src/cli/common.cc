@@ -110,7 +110,7 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
   };
   std::string error;
   std::unique_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
-  // Every stored sentence carries its token count (the README promises it): no vocabulary, no
+  // Every stored sentence carries its token count (docs/store.md promises it): no vocabulary, no
   // ingest.
   if (!tokens) throw std::runtime_error("cannot count sentence tokens: " + error);
   options.tokens = tokens.get();

@@ -113,8 +113,8 @@ Runner Setup(CLI::App& sub) {
         std::cerr << "revsum: warning: " << KeyForMessage(p.product)
                   << ": left out: the prompt header alone exceeds the budget " << p.budget << "\n";
       } else if (p.points.empty() && p.also_said.empty() && p.points_not_shown > 0) {
-        std::cerr << "revsum: warning: " << KeyForMessage(p.product) << ": the budget "
-                  << p.budget << " fits no point (" << p.points_not_shown
+        std::cerr << "revsum: warning: " << KeyForMessage(p.product) << ": the budget " << p.budget
+                  << " fits no point (" << p.points_not_shown
                   << " not shown); give a larger --budget\n";
       }
     });
@@ -123,9 +123,9 @@ Runner Setup(CLI::App& sub) {
       std::cerr << "revsum: warning: no review passes the filter"
                 << (options.filter.since || options.filter.until
                         ? " (--since and --until leave out reviews without a time)"
-                        : (options.filter.min_rating || options.filter.max_rating)
-                              ? " (--min-rating and --max-rating leave out unrated reviews)"
-                              : "")
+                    : (options.filter.min_rating || options.filter.max_rating)
+                        ? " (--min-rating and --max-rating leave out unrated reviews)"
+                        : "")
                 << ": nothing exported\n";
     }
     return kExitOk;

@@ -50,7 +50,8 @@ int PrintDetected(const IngestArgs& args) {
               << (d.gzip ? " (gzip)" : "") << "; fields text=" << named(f.text)
               << " product=" << named(f.product) << " id=" << named(f.id)
               << " rating=" << named(f.rating) << " title=" << named(f.title)
-              << " time=" << named(f.time) << " (auto: the candidates listed in README Inputs)\n";
+              << " time=" << named(f.time)
+              << " (auto: the candidates listed in docs/usage.md, Inputs)\n";
     for (const std::string& notice : d.notices)
       std::cout << "  note: " << TerminalSafe(notice) << "\n";
     for (const Record& record : d.records) {

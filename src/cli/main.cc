@@ -1,4 +1,4 @@
-// revsum: extractive review summaries in SQLite. See README.md for the commands.
+// revsum: extractive review summaries in SQLite. Commands: README.md and docs/usage.md.
 #include <malloc.h>
 #include <unistd.h>
 
@@ -113,7 +113,8 @@ std::string ParseErrorMessage(CLI::App& app, const CLI::ParseError& e,
       // A search query may start with '-' (-word means NOT word): it goes after "--".
       const std::string hint = name == "search" && arg.rfind("--", 0) != 0
                                    ? "; a query that starts with '-' goes after --: revsum search "
-                                     "-- '" + arg + "'"
+                                     "-- '" +
+                                         arg + "'"
                                    : "";
       return name + ": unknown option '" + arg + "'" + hint;
     }
@@ -163,7 +164,8 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) {  // --help, --version
       code = app.exit(e);
     } else {
-      // Every command-line error is exit code 1 (README, "exit codes"), whatever CLI11's kind.
+      // Every command-line error is exit code 1 (docs/usage.md, "exit codes"), whatever CLI11's
+      // kind.
       std::string usage;
       const std::string message = ParseErrorMessage(app, e, table, &usage);
       std::cerr << "revsum: error: " << revsum::TerminalSafe(message) << "\n" << usage << "\n";

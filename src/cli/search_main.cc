@@ -37,12 +37,11 @@ std::string HitsJson(const SearchArgs& args, const std::string& query,
   o += "],\"limit\":" + std::to_string(args.limit) + ",\"hits\":[";
   for (size_t i = 0; i < hits.size(); ++i) {
     const SearchHit& h = hits[i];
-    std::string hit = "{\"product\":" + JsonQuote(h.product) +
-                      ",\"review\":" + JsonQuote(h.citation) +
-                      ",\"sentence\":" + JsonQuote(SentenceCitation(h.citation, h.index)) +
-                      ",\"text\":" + JsonQuote(h.text) +
-                      ",\"review_id\":" + std::to_string(h.review_id) +
-                      ",\"sentence_id\":" + std::to_string(h.sentence_id) + "}";
+    std::string hit =
+        "{\"product\":" + JsonQuote(h.product) + ",\"review\":" + JsonQuote(h.citation) +
+        ",\"sentence\":" + JsonQuote(SentenceCitation(h.citation, h.index)) +
+        ",\"text\":" + JsonQuote(h.text) + ",\"review_id\":" + std::to_string(h.review_id) +
+        ",\"sentence_id\":" + std::to_string(h.sentence_id) + "}";
     if (!args.fields.empty()) hit = JsonSelectFields(hit, ParseFieldList(args.fields));
     o += (i ? "," : "") + hit;
   }
@@ -91,9 +90,10 @@ Runner Setup(CLI::App& sub) {
     }
     if (!args->fields.empty()) {
       // Checked before the search, so a misspelt field fails even when nothing matches.
-      JsonSelectFields("{\"product\":0,\"review\":0,\"sentence\":0,\"text\":0,"
-                       "\"review_id\":0,\"sentence_id\":0}",
-                       ParseFieldList(args->fields));
+      JsonSelectFields(
+          "{\"product\":0,\"review\":0,\"sentence\":0,\"text\":0,"
+          "\"review_id\":0,\"sentence_id\":0}",
+          ParseFieldList(args->fields));
     }
     auto hits = store->SearchProducts(query, args->limit, args->products);
     if (args->json) {
@@ -101,8 +101,8 @@ Runner Setup(CLI::App& sub) {
     } else {
       for (const SearchHit& h : hits) {
         std::cout << "[" << TerminalSafe(ShowInvisibles(h.product)) << " "
-                  << CitationText(h.citation) << "#" << h.index << "] "
-                  << TerminalSafe(h.text) << "\n";
+                  << CitationText(h.citation) << "#" << h.index << "] " << TerminalSafe(h.text)
+                  << "\n";
       }
     }
     std::cerr << hits.size() << " sentence(s)\n";

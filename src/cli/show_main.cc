@@ -120,7 +120,7 @@ void PrintLine(const Line& line, const std::vector<std::string>& head_names, boo
 // A product's point as show prints it: its reviews' count and its sentence's citation.
 struct ShownPoint {
   const StoredPoint* point;
-  int64_t reviews;   // the reviews its share is of (support / share), as the run counted them
+  int64_t reviews;       // the reviews its share is of (support / share), as the run counted them
   std::string sentence;  // "CITATION#INDEX"
 };
 
@@ -147,10 +147,10 @@ void PrintPoints(const std::vector<ShownPoint>& points) {
     const StoredPoint& p = *sp.point;
     char share[16];
     std::snprintf(share, sizeof share, "%.0f %%", 100.0 * p.share);
-    std::cout << "  " << p.polarity
-              << (p.aspect.empty() ? "" : " (" + TerminalSafe(p.aspect) + ")") << "  " << p.support
-              << " of " << sp.reviews << " reviews (" << share << ")  " << PlainInline(p.text)
-              << "  " << CitationMark(p.citation, CitationStyle::kFull) << "\n";
+    std::cout << "  " << p.polarity << (p.aspect.empty() ? "" : " (" + TerminalSafe(p.aspect) + ")")
+              << "  " << p.support << " of " << sp.reviews << " reviews (" << share << ")  "
+              << PlainInline(p.text) << "  " << CitationMark(p.citation, CitationStyle::kFull)
+              << "\n";
   }
   std::cout << "\n";
 }
@@ -161,9 +161,9 @@ std::string PointsJson(const std::vector<ShownPoint>& points) {
     const StoredPoint& p = *points[i].point;
     o += (i ? ",{\"index\":" : "{\"index\":") + std::to_string(p.idx) +
          ",\"polarity\":" + JsonQuote(p.polarity) + ",\"support\":" + std::to_string(p.support) +
-         ",\"reviews\":" + std::to_string(points[i].reviews) + ",\"share\":" +
-         Number("%.6g", p.share) + ",\"aspect\":" +
-         (p.aspect.empty() ? std::string("null") : JsonQuote(p.aspect)) +
+         ",\"reviews\":" + std::to_string(points[i].reviews) +
+         ",\"share\":" + Number("%.6g", p.share) +
+         ",\"aspect\":" + (p.aspect.empty() ? std::string("null") : JsonQuote(p.aspect)) +
          ",\"text\":" + JsonQuote(p.text) + ",\"review\":" + JsonQuote(p.citation) +
          ",\"sentence\":" + JsonQuote(points[i].sentence) +
          ",\"run_id\":" + std::to_string(p.run_id) + "}";
@@ -212,7 +212,8 @@ std::string ShowJson(const ShowArgs& args, const std::string& scope,
         std::any_of(shown.begin(), shown.end(), [&r](const Line& l) { return l.review == &r; });
     if (!has_shown) continue;
     o += (first ? "{\"id\":" : ",{\"id\":") + std::to_string(r.id) +
-         ",\"citation\":" + JsonQuote(r.citation) + ",\"product\":" + JsonQuote(r.product) + ",\"external_id\":" + JsonQuote(r.external_id) +
+         ",\"citation\":" + JsonQuote(r.citation) + ",\"product\":" + JsonQuote(r.product) +
+         ",\"external_id\":" + JsonQuote(r.external_id) +
          ",\"rating\":" + (r.rating ? Number("%.17g", *r.rating) : std::string("null")) +
          ",\"title\":" + JsonQuote(r.title) + ",\"source\":" + JsonQuote(r.source) +
          ",\"line\":" + std::to_string(r.line) + "}";
@@ -328,8 +329,8 @@ std::vector<StoredReview> ResolveReview(ReviewStore& store, const ShowArgs& args
                                    : std::to_string(found.size())) +
            " reviews:";
   for (size_t i = 0; i < std::min(found.size(), kListed); ++i) {
-    *error += " " + KeyForMessage(found[i].second) + " (store id " +
-              std::to_string(found[i].first) + ")";
+    *error +=
+        " " + KeyForMessage(found[i].second) + " (store id " + std::to_string(found[i].first) + ")";
     *error += i + 1 < std::min(found.size(), kListed) ? "," : "";
   }
   *error += "; give more of the citation, or the store id with --review";

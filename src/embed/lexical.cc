@@ -6,25 +6,11 @@
 
 #include <unicode/unistr.h>
 
+#include "revsum/hash.h"
 #include "revsum/lexical.h"
 
 namespace revsum {
 namespace {
-
-uint64_t Fnv1a(std::string_view bytes, uint64_t seed) {
-  uint64_t h = 1469598103934665603ULL ^ seed;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  // SplitMix64 finaliser: spreads FNV's weak low bits over the whole word.
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebULL;
-  h ^= h >> 31;
-  return h;
-}
 
 bool IsAsciiAlpha(std::string_view s) {
   for (unsigned char c : s) {
@@ -151,7 +137,7 @@ std::vector<LexicalEmbedder::TermCount> LexicalEmbedder::Terms(std::string_view 
   std::vector<TermCount> terms;
   terms.reserve(tf.size());
   for (auto& [feature, count] : tf) {
-    terms.push_back({feature, count, Fnv1a(feature, options_.seed)});
+    terms.push_back({feature, count, LexicalFeatureHash(feature, options_.seed)});
   }
   return terms;
 }

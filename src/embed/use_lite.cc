@@ -14,23 +14,13 @@
 #include <thread>
 #include <unordered_map>
 
+#include "revsum/hash.h"
 #include "revsum/models.h"
 #include "use_lite_internal.h"
 
 namespace revsum {
 
 namespace {
-
-// FNV-1a, 64 bit: the cache key. Entries also keep the text, so a collision is a miss, never a
-// wrong vector.
-uint64_t HashText(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 // A bounded LRU map from sentence text to its embedding row. Thread-safe.
 class EmbeddingCache {
@@ -285,7 +275,7 @@ Matrix UseLiteEmbedder::Embed(const std::vector<std::string>& sentences) {
   std::vector<std::pair<int64_t, int64_t>> copies;  // (row, row it copies)
   std::unordered_map<std::string_view, int64_t> first;
   for (int64_t i = 0; i < n; ++i) {
-    keys[i] = HashText(sentences[i]);
+    keys[i] = Fnv1a64(sentences[i]);  // entries keep the text: a collision is a miss
     auto [it, inserted] = first.emplace(sentences[i], i);
     if (!inserted) {
       copies.emplace_back(i, it->second);

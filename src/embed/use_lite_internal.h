@@ -70,9 +70,6 @@ struct ModelFiles {
 // them. Throws UseLiteError naming the file and the problem.
 ModelFiles LoadModelFiles(const std::string& model_dir, const std::string& manifest_path);
 
-// Lower-case hex sha256 of a byte string (OpenSSL EVP).
-std::string Sha256Hex(const std::string& bytes);
-
 // The tokenizer of the official USE-lite TF.js pipeline (SPEC.md §1), quirks included: NFKC,
 // U+0020 -> U+2581 with a leading U+2581, UTF-16 code units as symbols, a best path over the
 // pieces with JS's tie rules, and runs of unknowns merged into one id 0. Thread-safe after

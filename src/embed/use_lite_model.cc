@@ -3,8 +3,6 @@
 // against the sha256 in the manifest before it is decoded, and every tensor against the shape
 // SPEC.md §2 gives it, so a missing, truncated or tampered file is an error, never wrong vectors.
 
-#include <openssl/evp.h>
-
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,7 +12,7 @@
 
 #include <simdjson.h>
 
-#include "revsum/use_lite.h"
+#include "revsum/use_lite_format.h"
 #include "use_lite_internal.h"
 
 namespace revsum::use_lite {
@@ -28,15 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 [[noreturn]] void Fail(const std::string& message) { throw UseLiteError(message + kFetchHint); }
-
-std::string ReadFile(const fs::path& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(std::string("use-lite: cannot open ") + what + " " + path.string());
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) Fail("use-lite: error reading " + path.string());
-  return buf.str();
-}
 
 // key=value lines; '#' starts a comment line.
 std::map<std::string, std::string> ReadManifest(const fs::path& path) {
@@ -76,16 +65,13 @@ class VerifiedFiles {
   // Reads dir/rel and checks it against the manifest's file.<rel> sha256.
   std::string Read(const std::string& rel) const {
     const std::string expected = Value("file." + rel);
-    const fs::path path = dir_ / rel;
-    if (!fs::exists(path)) Fail("use-lite: model file " + path.string() + " is missing");
-    std::string bytes = ReadFile(path, "model file");
-    const std::string got = Sha256Hex(bytes);
-    if (got != expected) {
-      Fail("use-lite: model file " + path.string() + " is corrupt or was modified (" +
-           std::to_string(bytes.size()) + " bytes, sha256 " + got + ", expected " + expected +
-           " from " + manifest_path_.string() + ")");
+    try {
+      return ReadVerifiedModelFile(dir_ / rel, expected, manifest_path_, "");
+    } catch (const UseLiteError&) {
+      throw;
+    } catch (const ModelsError& e) {
+      Fail(std::string("use-lite: ") + e.what());
     }
-    return bytes;
   }
 
  private:
@@ -297,21 +283,6 @@ std::vector<VocabEntry> ReadVocab(const VerifiedFiles& files, const fs::path& di
 }
 
 }  // namespace
-
-std::string Sha256Hex(const std::string& bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr) != 1) {
-    throw UseLiteError("use-lite: OpenSSL EVP sha256 failed");
-  }
-  static const char hex[] = "0123456789abcdef";
-  std::string out(2 * len, '0');
-  for (unsigned int i = 0; i < len; ++i) {
-    out[2 * i] = hex[md[i] >> 4];
-    out[2 * i + 1] = hex[md[i] & 15];
-  }
-  return out;
-}
 
 ModelFiles LoadModelFiles(const std::string& model_dir, const std::string& manifest_path) {
   const fs::path dir(model_dir);

@@ -12,17 +12,15 @@
 
 #include "revsum/eval.h"
 #include "revsum/json.h"
+#include "revsum/models.h"
 
 namespace revsum {
 namespace {
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw EvalError(path + ": cannot open for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw EvalError(path + ": read error");
-  return buffer.str();
+  std::optional<std::string> bytes = ReadWholeFile(path);
+  if (!bytes) throw EvalError(path + ": cannot open for reading");
+  return std::move(*bytes);
 }
 
 // Where a line came from, for error messages.
@@ -69,8 +67,7 @@ simdjson::dom::element Field(const simdjson::dom::object& object, const char* na
   return value;
 }
 
-std::string StringField(const simdjson::dom::object& object, const char* name,
-                        const LineRef& ref) {
+std::string StringField(const simdjson::dom::object& object, const char* name, const LineRef& ref) {
   std::string_view value;
   if (Field(object, name, ref).get_string().get(value)) {
     ref.Fail(std::string("field \"") + name + "\" must be a string");
@@ -125,7 +122,6 @@ BenchEntity ParseEntity(simdjson::dom::parser& parser, std::string_view line, co
   if (entity.gold.empty()) ref.Fail("field \"gold\" is empty");
   return entity;
 }
-
 
 }  // namespace
 

@@ -152,8 +152,8 @@ std::vector<DatasetScores> ScoreSystem(const std::vector<BenchEntity>& entities,
       for (size_t i : EvalIdOrder(results.size())) scores.push_back(field(*results[i]));
       return RougeBootstrapAverage(scores, 1000, 95, low, high);
     };
-    d.r1 = 100 * bootstrap([](const RougeResult& r) { return r.r1.f; }, &d.r1_ci_low.f,
-                           &d.r1_ci_high.f);
+    d.r1 = 100 *
+           bootstrap([](const RougeResult& r) { return r.r1.f; }, &d.r1_ci_low.f, &d.r1_ci_high.f);
     d.r2 = 100 * bootstrap([](const RougeResult& r) { return r.r2.f; }, nullptr, nullptr);
     d.rl = 100 * bootstrap([](const RougeResult& r) { return r.rl.f; }, nullptr, nullptr);
     bootstrap([](const RougeResult& r) { return r.r1.recall; }, &d.r1_ci_low.recall,

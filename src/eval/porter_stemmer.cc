@@ -77,22 +77,26 @@ bool EndsWith(std::string_view w, std::string_view suffix) {
 using Rule = std::pair<std::string_view, std::string_view>;
 
 constexpr std::array<Rule, 21> kStep2 = {{
-    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"},  {"anci", "ance"},
-    {"izer", "ize"},    {"bli", "ble"},     {"alli", "al"},    {"entli", "ent"},
-    {"eli", "e"},       {"ousli", "ous"},   {"ization", "ize"}, {"ation", "ate"},
-    {"ator", "ate"},    {"alism", "al"},    {"iveness", "ive"}, {"fulness", "ful"},
-    {"ousness", "ous"}, {"aliti", "al"},    {"iviti", "ive"},  {"biliti", "ble"},
+    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"}, {"anci", "ance"}, {"izer", "ize"},
+    {"bli", "ble"},     {"alli", "al"},     {"entli", "ent"}, {"eli", "e"},     {"ousli", "ous"},
+    {"ization", "ize"}, {"ation", "ate"},   {"ator", "ate"},  {"alism", "al"},  {"iveness", "ive"},
+    {"fulness", "ful"}, {"ousness", "ous"}, {"aliti", "al"},  {"iviti", "ive"}, {"biliti", "ble"},
     {"logi", "log"},
 }};
 
 constexpr std::array<Rule, 7> kStep3 = {{
-    {"icate", "ic"}, {"ative", ""}, {"alize", "al"}, {"iciti", "ic"},
-    {"ical", "ic"},  {"ful", ""},   {"ness", ""},
+    {"icate", "ic"},
+    {"ative", ""},
+    {"alize", "al"},
+    {"iciti", "ic"},
+    {"ical", "ic"},
+    {"ful", ""},
+    {"ness", ""},
 }};
 
 constexpr std::array<std::string_view, 16> kStep4 = {
-    "al",  "ance", "ence", "er",  "ic",  "able", "ible", "ant",
-    "ement", "ou", "ism",  "ate", "iti", "ous",  "ive",  "ize",
+    "al",    "ance", "ence", "er",  "ic",  "able", "ible", "ant",
+    "ement", "ou",   "ism",  "ate", "iti", "ous",  "ive",  "ize",
 };
 
 // The longest rule whose suffix ends `w`, or nullptr.

@@ -30,8 +30,8 @@ bool IsAsciiAlnum(char c) {
 size_t ClosingMarkAt(std::string_view text, size_t i) {
   static constexpr std::string_view kAscii = "\"')]}";
   if (kAscii.find(text[i]) != std::string_view::npos) return 1;
-  for (std::string_view mark : {std::string_view("\u201d"), std::string_view("\u2019"),
-                                std::string_view("\u00bb")}) {
+  for (std::string_view mark :
+       {std::string_view("\u201d"), std::string_view("\u2019"), std::string_view("\u00bb")}) {
     if (text.substr(i, mark.size()) == mark) return mark.size();
   }
   return 0;
@@ -70,7 +70,8 @@ class Vocabulary {
     for (const std::string& unit : units) {
       std::vector<uint32_t> ids;
       for (std::string& token : RougeTokens(unit, stem)) {
-        auto [it, inserted] = ids_.try_emplace(std::move(token), static_cast<uint32_t>(ids_.size()));
+        auto [it, inserted] =
+            ids_.try_emplace(std::move(token), static_cast<uint32_t>(ids_.size()));
         ids.push_back(it->second);
       }
       out.push_back(std::move(ids));
@@ -331,8 +332,8 @@ RougeResult ScoreRouge(std::string_view peer, const std::vector<std::string>& re
   for (const std::string& reference : references) {
     reference_units.push_back(SplitSentenceUnits(CutToWords(reference, options.max_words)));
   }
-  return ScoreRougeUnits(SplitSentenceUnits(CutToWords(peer, options.max_words)),
-                         reference_units, options);
+  return ScoreRougeUnits(SplitSentenceUnits(CutToWords(peer, options.max_words)), reference_units,
+                         options);
 }
 
 }  // namespace revsum

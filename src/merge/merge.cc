@@ -262,8 +262,9 @@ class Merger {
                  "VALUES (?1,?2,?3,?4,?5,?6,?7)");
     Query index(out_, "INSERT INTO sentences_fts(rowid, text, search) VALUES (?1, ?2, ?3)");
     Query find(out_, "SELECT id FROM sentences WHERE review_id = ?1 AND idx = ?2");
-    Query q(in_,
-            "SELECT id, review_id, idx, begin, end, text, tokens, search FROM sentences ORDER BY id");
+    Query q(
+        in_,
+        "SELECT id, review_id, idx, begin, end, text, tokens, search FROM sentences ORDER BY id");
     while (q.Step()) {
       const int64_t review = reviews_->Get(q.Int(1));
       if (!review) continue;
@@ -308,14 +309,15 @@ class Merger {
     const bool brought = added.sources + added.products + added.reviews + added.sentences +
                              added.rejects + added.runs + added.scores + added.summaries >
                          0;
-    Query unknown(out_,
-                  "INSERT INTO source_parts(source_id, shard, shards, records, ingested, "
-                  "duplicates, rejected, ingested_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) "
-                  "ON CONFLICT(source_id, shard, shards) DO UPDATE SET "
-                  "records = records + excluded.records, ingested = ingested + excluded.ingested, "
-                  "duplicates = duplicates + excluded.duplicates, "
-                  "rejected = rejected + excluded.rejected, "
-                  "ingested_at = max(coalesce(ingested_at, ''), coalesce(excluded.ingested_at, ''))");
+    Query unknown(
+        out_,
+        "INSERT INTO source_parts(source_id, shard, shards, records, ingested, "
+        "duplicates, rejected, ingested_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) "
+        "ON CONFLICT(source_id, shard, shards) DO UPDATE SET "
+        "records = records + excluded.records, ingested = ingested + excluded.ingested, "
+        "duplicates = duplicates + excluded.duplicates, "
+        "rejected = rejected + excluded.rejected, "
+        "ingested_at = max(coalesce(ingested_at, ''), coalesce(excluded.ingested_at, ''))");
     Query part(out_,
                "INSERT INTO source_parts(source_id, shard, shards, records, ingested, duplicates, "
                "rejected, ingested_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8) "

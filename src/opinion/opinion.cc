@@ -5,9 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
-#include <openssl/evp.h>
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
@@ -27,25 +25,6 @@ void AppendCodePoint(std::string* out, UChar32 c) {
   UBool error = false;
   U8_APPEND(buf, len, U8_MAX_LENGTH, c, error);
   if (!error) out->append(buf, static_cast<size_t>(len));
-}
-
-std::string Sha256Raw(std::string_view bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr) != 1) {
-    throw OpinionError("opinion model: OpenSSL EVP sha256 failed");
-  }
-  return std::string(reinterpret_cast<const char*>(md), len);
-}
-
-std::string Sha256Hex(std::string_view bytes) {
-  static const char* kHex = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char c : Sha256Raw(bytes)) {
-    hex += kHex[c >> 4];
-    hex += kHex[c & 15];
-  }
-  return hex;
 }
 
 template <typename T>
@@ -197,7 +176,7 @@ std::string OpinionModel::Serialize() const {
   Put(&out, bias_);
   for (float v : w_) Put(&out, v);
   for (float v : u_) Put(&out, v);
-  out += Sha256Raw(out);
+  out += Sha256Digest(out);
   return out;
 }
 
@@ -208,7 +187,7 @@ OpinionModel OpinionModel::Deserialize(std::string_view blob, std::string_view o
                        std::to_string(blob.size()) + " bytes)");
   }
   const std::string_view body = blob.substr(0, blob.size() - kHashBytes);
-  if (Sha256Raw(body) != blob.substr(blob.size() - kHashBytes)) {
+  if (Sha256Digest(body) != blob.substr(blob.size() - kHashBytes)) {
     throw OpinionError(where + ": opinion model is damaged (its sha256 does not match its " +
                        "contents); retrain it with `revsum train` or restore the file");
   }
@@ -235,11 +214,9 @@ OpinionModel OpinionModel::Deserialize(std::string_view blob, std::string_view o
 }
 
 OpinionModel OpinionModel::Load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw OpinionError(path + ": cannot read the opinion model");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return Deserialize(bytes.str(), path);
+  const std::optional<std::string> bytes = ReadWholeFile(path);
+  if (!bytes) throw OpinionError(path + ": cannot read the opinion model");
+  return Deserialize(*bytes, path);
 }
 
 std::string OpinionModel::Hash() const { return Sha256Hex(Serialize()); }
@@ -257,13 +234,9 @@ OpinionModel LoadDefaultOpinionModel() {
   }
   if (expected.empty()) throw OpinionError(manifest_path + ": no 'sha256 <hex>' line");
   const std::string path = DefaultOpinionModelPath();
-  OpinionModel model = OpinionModel::Load(path);
-  const std::string got = model.Hash();
-  if (got != expected) {
-    throw OpinionError(path + ": sha256 " + got + " is not the manifest's " + expected + " (" +
-                       manifest_path + "); rebuild it with scripts/train-opinions");
-  }
-  return model;
+  return OpinionModel::Deserialize(ReadVerifiedModelFile(path, expected, manifest_path,
+                                                         "rebuild it with scripts/train-opinions"),
+                                   path);
 }
 
 float CombineWithWordLists(float p, int word_sign) {

@@ -1,8 +1,8 @@
 #include "revsum/export.h"
 
 #include <algorithm>
-#include <cctype>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -238,23 +238,23 @@ constexpr const char* kCsvHeader =
     "share_high,members,aspect,text,review,sentence\r\n";
 
 std::string StructuredCsvRows(const ProductExport& p) {
-  const std::string product =
-      CsvField(p.product) + "," + std::to_string(p.reviews) + "," +
-      (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string()) + "," +
-      (p.avg_rating ? (p.labels ? "labels" : "ratings") : "") + "," + std::to_string(p.run_id);
+  const std::string product = CsvField(p.product) + "," + std::to_string(p.reviews) + "," +
+                              (p.avg_rating ? Fixed(*p.avg_rating, 2) : std::string()) + "," +
+                              (p.avg_rating ? (p.labels ? "labels" : "ratings") : "") + "," +
+                              std::to_string(p.run_id);
   std::string out;
   for (const ExportedPoint& pt : p.points) {
     const std::string section = pt.polarity == "praise"      ? "praise"
                                 : pt.polarity == "complaint" ? "complaints"
                                                              : "other";
     out += product + "," + section + "," + pt.polarity + "," + std::to_string(pt.support) + "," +
-           Fixed(pt.share, 4) + "," + Fixed(pt.share_low, 4) + "," + Fixed(pt.share_high, 4) +
-           "," + std::to_string(pt.members) + "," + CsvField(pt.aspect) + "," +
-           CsvField(pt.text) + "," + CsvField(pt.review) + "," + CsvField(pt.sentence) + "\r\n";
+           Fixed(pt.share, 4) + "," + Fixed(pt.share_low, 4) + "," + Fixed(pt.share_high, 4) + "," +
+           std::to_string(pt.members) + "," + CsvField(pt.aspect) + "," + CsvField(pt.text) + "," +
+           CsvField(pt.review) + "," + CsvField(pt.sentence) + "\r\n";
   }
   for (const ExportedSentence& a : p.also_said) {
-    out += product + ",also_said,,,,,,," + "," + CsvField(a.text) + "," + CsvField(a.review) +
-           "," + CsvField(a.sentence) + "\r\n";
+    out += product + ",also_said,,,,,,," + "," + CsvField(a.text) + "," + CsvField(a.review) + "," +
+           CsvField(a.sentence) + "\r\n";
   }
   return out;
 }
@@ -266,8 +266,8 @@ std::string Fields(const ExportOptions& options, std::string object) {
 
 std::string RatingJson(const ProductExport& p) {
   if (!p.avg_rating) return "null";
-  std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) + ",\"scale\":" +
-                  (p.labels ? "\"labels\"" : "\"ratings\"") + ",\"distribution\":{";
+  std::string o = "{\"mean\":" + JsonFixed(*p.avg_rating, 2) +
+                  ",\"scale\":" + (p.labels ? "\"labels\"" : "\"ratings\"") + ",\"distribution\":{";
   for (size_t i = 0; i < p.rating_distribution.size(); ++i) {
     o += (i ? "," : "") + JsonQuote(Number(p.rating_distribution[i].first)) + ":" +
          std::to_string(p.rating_distribution[i].second);
@@ -289,7 +289,6 @@ std::string FlatJsonObject(const ProductExport& p, const std::string& tokenizer)
   AppendSizes(o, p, tokenizer);
   return o + "}";
 }
-
 
 std::string StructuredJsonObject(const ProductExport& p, const std::string& tokenizer) {
   std::string o = "{\"product\":" + JsonText(p.product) + ",\"run\":" + std::to_string(p.run_id) +
@@ -708,7 +707,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     p.labels = rated && store.RatedWithLabels(product);
     p.rating_distribution.assign(distribution.begin(), distribution.end());
     std::map<int64_t, std::string> sentence_text;
-    std::map<int64_t, int64_t> review_of;       // sentence id -> review id
+    std::map<int64_t, int64_t> review_of;        // sentence id -> review id
     std::map<int64_t, std::string> sentence_of;  // sentence id -> SentenceCitation
     std::string all_reviews;
     for (const StoredReview& r : store.GetProductReviews(product)) {
@@ -752,14 +751,13 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
       point_count += section.size();
     }
     for (const ExportedSentence& f : flat) candidate_ids.push_back(f.review);
-    const Renderer render(
-        options, prompt_header, p.reviews,
-        options.citations == CitationStyle::kShort
-            ? ShortCitations(candidate_ids,
-                             [&store](const std::string& id) {
-                               return store.CitationNeighbours(id, 2);
-                             })
-            : std::map<std::string, std::string>{});
+    const Renderer render(options, prompt_header, p.reviews,
+                          options.citations == CitationStyle::kShort
+                              ? ShortCitations(candidate_ids,
+                                               [&store](const std::string& id) {
+                                                 return store.CitationNeighbours(id, 2);
+                                               })
+                              : std::map<std::string, std::string>{});
     const Meter meter(budget, words, options.tokens, p.words_before);
     StructuredChoice chosen;
     p.left_out = !Choose(render, meter, sections, chosen);
@@ -786,8 +784,8 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
       continue;
     }
 
-    const std::string counts = std::to_string(p.reviews) + " reviews, " + RatingText(p) +
-                               ", run " + std::to_string(p.run_id);
+    const std::string counts = std::to_string(p.reviews) + " reviews, " + RatingText(p) + ", run " +
+                               std::to_string(p.run_id);
     std::string distribution_name = DistributionName(p);
     switch (options.format) {
       case ExportFormat::kText:
@@ -849,8 +847,9 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
   }
   if (!options.fields.empty() && options.format != ExportFormat::kJson &&
       options.format != ExportFormat::kJsonl) {
-    throw std::invalid_argument("--fields chooses the keys of json and jsonl output; add "
-                                "--format json or --format jsonl");
+    throw std::invalid_argument(
+        "--fields chooses the keys of json and jsonl output; add "
+        "--format json or --format jsonl");
   }
   if (flat && (options.budget || options.filter.active())) {
     throw std::invalid_argument(
@@ -971,10 +970,9 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     }
     const std::map<std::string, std::string> short_marks =
         options.citations == CitationStyle::kShort
-            ? ShortCitations(cited_ids,
-                             [&store](const std::string& c) {
-                               return store.CitationNeighbours(c, 2);
-                             })
+            ? ShortCitations(
+                  cited_ids,
+                  [&store](const std::string& c) { return store.CitationNeighbours(c, 2); })
             : std::map<std::string, std::string>{};
     for (int64_t id : summary.sentence_ids) {
       auto it = sentence.find(id);
@@ -1017,8 +1015,9 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     // heading in a shard store and in the merged store, whatever the row ids.
     const std::string what =
         review_scope ? "review " + CitationText(p.review_cited) + " of " : std::string();
-    const std::string counts = review_scope ? "rating " + rating
-                                            : std::to_string(p.reviews) + " reviews, " + RatingText(p);
+    const std::string counts = review_scope
+                                   ? "rating " + rating
+                                   : std::to_string(p.reviews) + " reviews, " + RatingText(p);
     const std::string run = "run " + std::to_string(p.run_id);
     switch (options.format) {
       case ExportFormat::kText:

@@ -44,9 +44,9 @@ struct Batch {
   std::vector<std::vector<Sentence>> sentences;  // parallel to records
   // Parallel to records: the store's hash and index forms, computed off the writer thread.
   std::vector<ReviewStore::PreparedReview> prepared;
-  std::vector<char> other_shard;                 // parallel to records: left to another shard
-  uint64_t bytes_after = 0;                      // reader position after the batch
-  Format format = Format::kAuto;                 // the reader's format once it has started
+  std::vector<char> other_shard;  // parallel to records: left to another shard
+  uint64_t bytes_after = 0;       // reader position after the batch
+  Format format = Format::kAuto;  // the reader's format once it has started
 };
 
 // Segments one review into *sentences (with token counts), or says why it cannot be stored: a text
@@ -153,7 +153,7 @@ void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& optio
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
     ReadOptions quiet = options;
-    quiet.on_notice = nullptr;  // IngestFile gives the notices
+    quiet.on_notice = nullptr;                      // IngestFile gives the notices
     auto reader = ReviewReader::Open(path, quiet);  // throws ReadError
     // The first record: JSON's look-ahead and a CSV header check the named fields (a misspelt
     // --product-field or --text-field is a ReadError) before any store file exists.

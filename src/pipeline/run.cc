@@ -145,10 +145,9 @@ std::string DataFilesKey(const std::vector<std::string>& paths) {
   std::string names;
   uint64_t h = kFnv1a64Offset;
   for (const std::string& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(path + ": cannot read this data file; run scripts/setup");
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    h = Fnv1a64(bytes, Fnv1a64(std::string_view("\0", 1), h));
+    const std::optional<std::string> bytes = ReadWholeFile(path);
+    if (!bytes) throw ModelsError(path + ": cannot read this data file; run scripts/setup");
+    h = Fnv1a64(*bytes, Fnv1a64(std::string_view("\0", 1), h));
     names += (names.empty() ? "" : ",") + std::filesystem::path(path).filename().string();
   }
   char hex[17];

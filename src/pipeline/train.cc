@@ -85,7 +85,7 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
   std::string unknown_scales;
   for (const auto& [path, range] : store.SourceRatings()) {
     const RatingScale scale = DetectRatingScale(range.min, range.max, range.labels_only,
-                                     {range.count, range.stars, range.tenths});
+                                                {range.count, range.stars, range.tenths});
     // A linear range symmetric about 0 (stances -1/+1, -2..2) has its middle at 0: known.
     if (scale.kind == RatingScale::Kind::kLinear && !(range.max > 0 && range.min == -range.max)) {
       unknown_scales += (unknown_scales.empty() ? "" : ", ") + path + " (" + Fixed(range.min, 6) +

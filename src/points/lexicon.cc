@@ -63,8 +63,7 @@ std::string RatingScale::Describe() const {
   return "";
 }
 
-RatingScale DetectRatingScale(double lo, double hi, bool labels_only,
-                              const RatingCounts& counts) {
+RatingScale DetectRatingScale(double lo, double hi, bool labels_only, const RatingCounts& counts) {
   RatingScale s;
   s.min = lo;
   s.max = hi;
@@ -73,8 +72,8 @@ RatingScale DetectRatingScale(double lo, double hi, bool labels_only,
   // ... and only when most ratings lie inside (one off-scale rating is no star dump).
   const auto holds = [&](bool in_range, uint64_t inside) {
     inside = std::min(inside, counts.count);
-    return in_range || (counts.count > 0 && counts.count - inside <= outliers &&
-                        2 * inside > counts.count);
+    return in_range ||
+           (counts.count > 0 && counts.count - inside <= outliers && 2 * inside > counts.count);
   };
   if (labels_only) {
     s.kind = RatingScale::Kind::kLabels;
@@ -278,10 +277,9 @@ void PolarityLexicon::TermIndex::Scan(std::string_view s, const std::vector<std:
 PolarityLexicon PolarityLexicon::Load(const std::vector<std::string>& paths) {
   PolarityLexicon lexicon;
   for (const std::string& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(path + ": cannot read the polarity word list");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    lexicon.Add(text, path);
+    const std::optional<std::string> text = ReadWholeFile(path);
+    if (!text) throw ModelsError(path + ": cannot read the polarity word list");
+    lexicon.Add(*text, path);
   }
   return lexicon;
 }
@@ -329,9 +327,9 @@ std::vector<int> PolarityLexicon::Aspects(std::string_view sentence) const {
   std::vector<int> found;
   if (aspect_names_.empty()) return found;
   auto add = [&](const Term& t, size_t) { found.push_back(t.aspect); };
-  aspects_.Scan(sentence, aspects_.ascii.empty() ? std::vector<std::string>{}
-                                                 : AsciiWords(sentence),
-                add, add);
+  aspects_.Scan(sentence,
+                aspects_.ascii.empty() ? std::vector<std::string>{} : AsciiWords(sentence), add,
+                add);
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
   return found;

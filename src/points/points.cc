@@ -173,10 +173,20 @@ bool ClaimForm(std::string_view text) {
     const unsigned char next = static_cast<unsigned char>(text[i + 1]);
     if (text[i] == '#' && (std::isalpha(next) || next >= 0x80)) return false;
   }
-  static constexpr std::string_view kTrailing[] = {
-      " ", "\"", "'", ")", "]", ".", "!", "~", "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x81" /* ！ */,
-      "\xEF\xBC\x89" /* ） */, "\xEF\xBD\x9E" /* ～ */, "\xE2\x80\x9D" /* ” */,
-      "\xE3\x80\x8D" /* 」 */};
+  static constexpr std::string_view kTrailing[] = {" ",
+                                                   "\"",
+                                                   "'",
+                                                   ")",
+                                                   "]",
+                                                   ".",
+                                                   "!",
+                                                   "~",
+                                                   "\xE3\x80\x82" /* 。 */,
+                                                   "\xEF\xBC\x81" /* ！ */,
+                                                   "\xEF\xBC\x89" /* ） */,
+                                                   "\xEF\xBD\x9E" /* ～ */,
+                                                   "\xE2\x80\x9D" /* ” */,
+                                                   "\xE3\x80\x8D" /* 」 */};
   for (bool trimmed = true; trimmed && !text.empty();) {
     trimmed = false;
     for (std::string_view t : kTrailing) {
@@ -227,8 +237,7 @@ Matrix WithAspects(const Matrix& X, const std::vector<std::vector<int>>& named, 
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     if (X.row(i).isZero()) continue;
     const std::vector<int>& aspects = named[static_cast<size_t>(i)];
-    for (int a : aspects)
-      out(i, d + a) = g / std::sqrt(static_cast<float>(aspects.size()));
+    for (int a : aspects) out(i, d + a) = g / std::sqrt(static_cast<float>(aspects.size()));
     const float norm = out.row(i).norm();
     if (norm > 0) out.row(i) /= norm;
   }
@@ -380,9 +389,8 @@ class PointFinder {
     const bool from_gram = row_space && width == in_.embeddings->cols() &&
                            w_.gram.rows() == static_cast<Eigen::Index>(n_);
     if (learned_) {
-      X_ = LearnedSentenceVectors(texts_, o_.learned, [this](std::string_view u) {
-        return lexicon_.Score(u) != 0;
-      });
+      X_ = LearnedSentenceVectors(texts_, o_.learned,
+                                  [this](std::string_view u) { return lexicon_.Score(u) != 0; });
       if (o_.learned_aspect_weight > 0)
         X_ = WithAspects(X_, named_, lexicon_.aspect_names().size(), o_.learned_aspect_weight);
     } else if (from_gram) {
@@ -522,9 +530,9 @@ class PointFinder {
       const float lc = to_complaint.cols() ? to_complaint.row(r).maxCoeff(&bc) : -1.0f;
       const float lp = to_praise.cols() ? to_praise.row(r).maxCoeff(&bp) : -1.0f;
       if ((lc >= cut_) == (lp >= cut_)) return false;
-      Absorb(lc >= cut_ ? clusters[0][static_cast<size_t>(bc)]
-                        : clusters[2][static_cast<size_t>(bp)],
-             g);
+      Absorb(
+          lc >= cut_ ? clusters[0][static_cast<size_t>(bc)] : clusters[2][static_cast<size_t>(bp)],
+          g);
       return true;
     });
   }
@@ -621,17 +629,16 @@ class PointFinder {
       const float sim = norm > 0 ? X_.row(static_cast<Eigen::Index>(i)).dot(g.sum) / norm : 0.0f;
       p.members.push_back({i, sim});
     }
-    std::stable_sort(p.members.begin(), p.members.end(),
-                     [](const PointMember& a, const PointMember& b) {
-                       return a.similarity > b.similarity;
-                     });
+    std::stable_sort(
+        p.members.begin(), p.members.end(),
+        [](const PointMember& a, const PointMember& b) { return a.similarity > b.similarity; });
     p.representative = TypicalFace(p.members, [](size_t) { return true; });
     if (p.representative == kNone) {
       // No member can be a face: a group of fragments shows its first, one of questions and
       // hashtags alone states no claim.
-      const auto claim = std::find_if(p.members.begin(), p.members.end(), [&](const PointMember& m) {
-        return ClaimForm(texts_[m.index]);
-      });
+      const auto claim =
+          std::find_if(p.members.begin(), p.members.end(),
+                       [&](const PointMember& m) { return ClaimForm(texts_[m.index]); });
       if (claim == p.members.end()) return std::nullopt;
       p.representative = claim->index;
     }
@@ -725,9 +732,8 @@ class PointFinder {
     });
     // The small scope's member check (DropFarMembers) can leave a point below min_support.
     if (points.size() > 1) {
-      const auto low = std::find_if(points.begin() + 1, points.end(), [&](const Point& p) {
-        return p.support < o_.min_support;
-      });
+      const auto low = std::find_if(points.begin() + 1, points.end(),
+                                    [&](const Point& p) { return p.support < o_.min_support; });
       points.erase(low, points.end());
     }
     if (points.empty()) {
@@ -757,9 +763,9 @@ class PointFinder {
   bool learned_ = false, small_ = false;
   Matrix X_;
   float cut_ = 0;
-  std::vector<int> sign_;  // -1, 0, +1
+  std::vector<int> sign_;             // -1, 0, +1
   std::vector<size_t> sentences_of_;  // per review
-  std::vector<int> side_;  // the sign, or an unsigned sentence's by its review's rating
+  std::vector<int> side_;             // the sign, or an unsigned sentence's by its review's rating
   double rating_sum_ = 0;
   size_t rated_reviews_ = 0;
   std::vector<Group> groups_;

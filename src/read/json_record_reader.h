@@ -61,8 +61,8 @@ class JsonRecordReader : public LineBasedReader {
   bool looking_ahead_ = false;
   size_t objects_ = 0;                   // records that were JSON objects
   std::vector<std::string> first_keys_;  // the keys of the first one
-  bool named_seen_[6] = {};  // product, id, rating, title, time, text: named key present
-  bool product_seen_ = false;            // some product candidate present (auto-detection)
+  bool named_seen_[6] = {};    // product, id, rating, title, time, text: named key present
+  bool product_seen_ = false;  // some product candidate present (auto-detection)
 };
 
 }  // namespace revsum::read_internal

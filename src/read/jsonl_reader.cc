@@ -189,12 +189,9 @@ void JsonRecordReader::LookAhead() {
   if (objects_ == 0) return;  // nothing to judge the field names by
 
   const FieldMap& f = options_.fields;
-  const std::pair<const std::string*, std::string_view> named[] = {{&f.product, "product"},
-                                                                   {&f.id, "id"},
-                                                                   {&f.rating, "rating"},
-                                                                   {&f.title, "title"},
-                                                                   {&f.time, "time"},
-                                                                   {&f.text, "text"}};
+  const std::pair<const std::string*, std::string_view> named[] = {
+      {&f.product, "product"}, {&f.id, "id"},     {&f.rating, "rating"},
+      {&f.title, "title"},     {&f.time, "time"}, {&f.text, "text"}};
   for (size_t i = 0; i < std::size(named); ++i) {
     if (named[i].first->empty() || named_seen_[i]) continue;
     held_.clear();  // nothing is read after the error

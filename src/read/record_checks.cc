@@ -176,9 +176,9 @@ std::optional<int64_t> ParseDate(std::string_view s) {
 
 // English month names and their three-letter forms, case-insensitive ("Dec", "December", "dec.").
 int MonthFromName(std::string_view word) {
-  static constexpr std::string_view kMonths[] = {"january", "february", "march",     "april",
-                                                 "may",     "june",     "july",      "august",
-                                                 "september", "october", "november", "december"};
+  static constexpr std::string_view kMonths[] = {"january",   "february", "march",    "april",
+                                                 "may",       "june",     "july",     "august",
+                                                 "september", "october",  "november", "december"};
   if (!word.empty() && word.back() == '.') word.remove_suffix(1);
   if (word.size() < 3) return 0;
   std::string lower(word);

@@ -154,7 +154,8 @@ bool LineBasedReader::RejectTooLong(Record* out, uint64_t line, uint64_t size,
 }
 
 void LineBasedReader::KeepWithoutTime(const std::string& problem, uint64_t line) {
-  if (times_kept_out_++ == 0) first_time_kept_out_ = "line " + std::to_string(line) + ": " + problem;
+  if (times_kept_out_++ == 0)
+    first_time_kept_out_ = "line " + std::to_string(line) + ": " + problem;
 }
 
 void LineBasedReader::NoticeTimesKeptOut() {

@@ -16,6 +16,7 @@
 
 #include <Eigen/SparseCore>
 
+#include "revsum/models.h"
 #include "revsum/score.h"
 
 namespace revsum {
@@ -153,7 +154,8 @@ Eigen::VectorXf ConsensusOf(const Matrix& S, const std::optional<SparseRows>& sp
   Matrix logits;
   for (Eigen::Index start = 0; start < voters; start += kBlock) {
     const Eigen::Index count = std::min(kBlock, voters - start);
-    for (Eigen::Index k = 0; k < count; ++k) rows[k] = static_cast<Eigen::Index>((start + k) * stride);
+    for (Eigen::Index k = 0; k < count; ++k)
+      rows[k] = static_cast<Eigen::Index>((start + k) * stride);
     if (sparse) {
       logits = PickRows(*sparse, rows.data(), count) * sparse->transpose();
       logits /= temperature;
@@ -315,21 +317,21 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
     // ConsensusAttention's single block would compute, so the weights are the same bits.
     if (n <= kSharedGramRows && n <= options_.max_exact_consensus) {
       // Assigned: constructing a Matrix from the dense product gave other last bits than the
-      // consensus block (AttentionScorerTest.SmallProductsShareTheirGramMatrixWithTheSameConsensus).
+      // consensus block
+      // (AttentionScorerTest.SmallProductsShareTheirGramMatrixWithTheSameConsensus).
       if (sparse) {
         w.gram = *sparse * sparse->transpose();
       } else {
         w.gram = S * S.transpose();
       }
     }
-    const float t =
-        standardise
-            ? options_.z_temperature *
-                  std::max((w.gram.rows() ? GramCosineStats(w.gram)
-                                          : PairStatsOf(S, sparse, kPairCosineRows))
-                               .stddev,
-                           kMinSpread)
-            : options_.temperature;
+    const float t = standardise
+                        ? options_.z_temperature *
+                              std::max((w.gram.rows() ? GramCosineStats(w.gram)
+                                                      : PairStatsOf(S, sparse, kPairCosineRows))
+                                           .stddev,
+                                       kMinSpread)
+                        : options_.temperature;
     columns.push_back(w.gram.rows() ? ConsensusFromGram(w.gram, t)
                                     : ConsensusOf(S, sparse, t, options_.max_exact_consensus));
   }
@@ -398,11 +400,9 @@ SeedSet ParseSeeds(std::string_view text, std::string_view origin) {
 }
 
 SeedSet LoadSeeds(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open seed file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseSeeds(buffer.str(), path);
+  const std::optional<std::string> text = ReadWholeFile(path);
+  if (!text) throw ModelsError(path + ": cannot open seed file");
+  return ParseSeeds(*text, path);
 }
 
 std::vector<std::string> SeedSentences(const SeedSet& seeds) {

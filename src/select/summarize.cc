@@ -43,10 +43,9 @@ Summary SummarizeTexts(const std::vector<std::string>& review_texts,
   summary.weights = std::move(scored.weights);
   for (const Selected& chosen : scored.selected) {
     const Summary::ScopeSentence& where = summary.scope[chosen.index];
-    summary.sentences.push_back({chosen.text, where.review_index,
-                                 static_cast<size_t>(where.sentence.index),
-                                 summary.weights.final(static_cast<Eigen::Index>(chosen.index)),
-                                 chosen.truncated});
+    summary.sentences.push_back(
+        {chosen.text, where.review_index, static_cast<size_t>(where.sentence.index),
+         summary.weights.final(static_cast<Eigen::Index>(chosen.index)), chosen.truncated});
   }
   return summary;
 }

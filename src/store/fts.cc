@@ -121,7 +121,7 @@ std::vector<std::string> RenderedPieces(std::string_view text, bool prefix) {
     bool has_text = false;
     std::string quoted;
     for (char c : piece) {
-      if (c == '"') c = ' ';  // the quotes are ours; a '"' is no token either way
+      if (c == '"') c = ' ';        // the quotes are ours; a '"' is no token either way
       if (IsSeparator(c)) c = ' ';  // FTS5 would end the string at a NUL
       has_text = has_text || !(IsAsciiPunct(c) || c == ' ');
       quoted += c;

@@ -76,10 +76,11 @@ StoredPoint ReadPointRow(const store_internal::Statement& q) {
 
 std::vector<StoredPoint> ReviewStore::LatestPoints(const std::string& product) {
   Flush();
-  Statement q(db_,
-              "SELECT point_id, run_id, product, idx, text, sentence_id, review_id, external_id, "
-              "polarity, support, share, coalesce(aspect, ''), weight, citation FROM product_points "
-              "WHERE ?1 = '' OR product = ?1 ORDER BY product, idx");
+  Statement q(
+      db_,
+      "SELECT point_id, run_id, product, idx, text, sentence_id, review_id, external_id, "
+      "polarity, support, share, coalesce(aspect, ''), weight, citation FROM product_points "
+      "WHERE ?1 = '' OR product = ?1 ORDER BY product, idx");
   q.Bind(1, product);
   std::vector<StoredPoint> out;
   while (q.Step()) {

@@ -355,8 +355,8 @@ ALTER TABLE summaries ADD COLUMN reviews_covered INTEGER;
 // counts only its part; merging the shard stores gathers the parts, and sources' counts are
 // derived from them (RecountSource): a complete set of parts counts the dump once, a part merged
 // twice or re-ingested is counted once (the newest), and shard sets of different N do not add up.
-// shard = shards = 1: the whole dump; 0/0: counts of a store from before schema 10 (origin unknown).
-// And the dump's ratings per standard scale.
+// shard = shards = 1: the whole dump; 0/0: counts of a store from before schema 10 (origin
+// unknown). And the dump's ratings per standard scale.
 constexpr const char* kMigration10 = R"sql(
 CREATE TABLE source_parts (
   source_id   INTEGER NOT NULL REFERENCES sources(id),
@@ -450,10 +450,9 @@ CREATE VIRTUAL TABLE sentences_fts USING fts5(text, search, content="sentences",
 INSERT INTO sentences_fts(sentences_fts) VALUES ('rebuild');
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
-                                       kMigration5, kMigration6, kMigration7, kMigration8,
-                                       kMigration9, kMigration10, kMigration11,
-                                       kMigration12};
+constexpr const char* kMigrations[] = {kMigration1, kMigration2,  kMigration3,  kMigration4,
+                                       kMigration5, kMigration6,  kMigration7,  kMigration8,
+                                       kMigration9, kMigration10, kMigration11, kMigration12};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 int UserVersion(sqlite3* db) {

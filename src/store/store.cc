@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <set>
 #include <string>
-#include <ctime>
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
@@ -328,8 +328,9 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
     throw StoreError(path + ": is a directory, not a database file");
   // A FIFO would hang the open, a device would get a "-journal" file beside it.
   if (exists && !S_ISREG(st.st_mode)) {
-    throw StoreError(path + ": not a regular file (a FIFO, device or socket); give --db a "
-                            "database file");
+    throw StoreError(path +
+                     ": not a regular file (a FIFO, device or socket); give --db a "
+                     "database file");
   }
   sqlite3* db = nullptr;
   if (options.read_only) {
@@ -754,7 +755,7 @@ std::optional<StoredReview> ReviewStore::GetReview(int64_t review_id) {
 }
 
 std::vector<std::pair<int64_t, std::string>> ReviewStore::FindCitations(const std::string& text,
-                                                                         size_t limit) {
+                                                                        size_t limit) {
   Flush();
   std::vector<std::pair<int64_t, std::string>> out;
   Statement exact(db_, "SELECT id, citation FROM reviews WHERE citation = ?1 ORDER BY id LIMIT ?2");
@@ -765,11 +766,10 @@ std::vector<std::pair<int64_t, std::string>> ReviewStore::FindCitations(const st
   // byte below 0xFF raised by one and the rest cut off (BINARY collation compares bytes).
   std::string upper = text;
   while (!upper.empty() && static_cast<unsigned char>(upper.back()) == 0xFF) upper.pop_back();
-  Statement prefix(db_, upper.empty()
-                            ? "SELECT id, citation FROM reviews WHERE citation >= ?1 "
-                              "ORDER BY citation, id LIMIT ?3"
-                            : "SELECT id, citation FROM reviews WHERE citation >= ?1 AND "
-                              "citation < ?2 ORDER BY citation, id LIMIT ?3");
+  Statement prefix(db_, upper.empty() ? "SELECT id, citation FROM reviews WHERE citation >= ?1 "
+                                        "ORDER BY citation, id LIMIT ?3"
+                                      : "SELECT id, citation FROM reviews WHERE citation >= ?1 AND "
+                                        "citation < ?2 ORDER BY citation, id LIMIT ?3");
   if (!upper.empty()) upper.back() = static_cast<char>(upper.back() + 1);
   prefix.Bind(1, text);
   if (!upper.empty()) prefix.Bind(2, upper);
@@ -781,10 +781,13 @@ std::vector<std::pair<int64_t, std::string>> ReviewStore::FindCitations(const st
 std::vector<std::string> ReviewStore::CitationNeighbours(const std::string& citation, size_t n) {
   Flush();
   std::vector<std::string> out;
-  Statement below(db_, "SELECT citation FROM reviews WHERE citation < ?1 ORDER BY citation DESC "
-                       "LIMIT ?2");
-  Statement above(db_, "SELECT citation FROM reviews WHERE citation > ?1 ORDER BY citation LIMIT ?2");
-  Statement same(db_, "SELECT count(*) > 1 FROM (SELECT 1 FROM reviews WHERE citation = ?1 LIMIT 2)");
+  Statement below(db_,
+                  "SELECT citation FROM reviews WHERE citation < ?1 ORDER BY citation DESC "
+                  "LIMIT ?2");
+  Statement above(db_,
+                  "SELECT citation FROM reviews WHERE citation > ?1 ORDER BY citation LIMIT ?2");
+  Statement same(db_,
+                 "SELECT count(*) > 1 FROM (SELECT 1 FROM reviews WHERE citation = ?1 LIMIT 2)");
   for (Statement* q : {&below, &above}) {
     q->Bind(1, citation).Bind(2, static_cast<int64_t>(n));
     while (q->Step()) out.push_back(q->Text(0));

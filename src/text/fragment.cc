@@ -1,5 +1,6 @@
 // The fragment rule; the rule and the lexicon format are documented in include/revsum/fragment.h.
 #include "revsum/fragment.h"
+#include "revsum/models.h"
 
 #include <unicode/uchar.h>
 
@@ -224,11 +225,9 @@ void ParseFragmentLexicon(std::string_view text, std::string_view source,
 FragmentLexicon LoadFragmentLexicon(const std::vector<std::filesystem::path>& files) {
   FragmentLexicon lexicon;
   for (const std::filesystem::path& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read fragment lexicon " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    ParseFragmentLexicon(text.str(), file.string(), &lexicon);
+    const std::optional<std::string> text = ReadWholeFile(file);
+    if (!text) throw ModelsError("cannot read fragment lexicon " + file.string());
+    ParseFragmentLexicon(*text, file.string(), &lexicon);
   }
   return lexicon;
 }

@@ -172,8 +172,9 @@ std::vector<std::string> ParseFieldList(std::string_view list) {
     std::string_view f = list.substr(start, end - start);
     while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
     while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
-    if (f.empty()) throw std::invalid_argument("--fields: an empty field name in '" +
-                                               std::string(list) + "' (e.g. --fields product,points)");
+    if (f.empty())
+      throw std::invalid_argument("--fields: an empty field name in '" + std::string(list) +
+                                  "' (e.g. --fields product,points)");
     fields.emplace_back(f);
     start = end + 1;
   }

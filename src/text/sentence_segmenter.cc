@@ -166,7 +166,8 @@ class LineSplitter {
             std::all_of(t_.begin() + k, t_.begin() + r, [](char32_t d) { return d == '.'; });
         if (k > begin_ && IsOpening(t_[k - 1])) {
           // "“...让我回忆": an ellipsis opening a quotation is not a sentence end
-        } else if (k > begin_ && InlineListNumberAt(r) && (IsCjk(t_[k - 1]) || IsLetter(t_[k - 1]))) {
+        } else if (k > begin_ && InlineListNumberAt(r) &&
+                   (IsCjk(t_[k - 1]) || IsLetter(t_[k - 1]))) {
           // "别致.3.显示屏超大": the item number starts the next sentence
           mark(r);
         } else if (r < end_ && IsLetter(t_[r])) {

@@ -31,30 +31,6 @@ std::string_view PatternOf(Encoding encoding) {
   return encoding == Encoding::kO200kBase ? kO200kPattern : kCl100kPattern;
 }
 
-bool ReadFile(const std::filesystem::path& path, std::string* contents) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *contents = std::move(buffer).str();
-  return !in.bad();
-}
-
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    return "";
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 15];
-  }
-  return hex;
-}
-
 // Decodes standard base64 (with '=' padding). Returns false on any other character.
 bool DecodeBase64(std::string_view in, std::string* out) {
   out->clear();
@@ -154,11 +130,12 @@ std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
       // keep the path beside the data: the error below names it
     }
   }
-  std::string manifest_text;
-  if (!ReadFile(manifest, &manifest_text)) {
+  const std::optional<std::string> manifest_bytes = ReadWholeFile(manifest);
+  if (!manifest_bytes) {
     *error = "tokenizer manifest " + manifest.string() + " cannot be read; " + HowToFetch();
     return nullptr;
   }
+  const std::string& manifest_text = *manifest_bytes;
   std::string expected_sha;
   {
     std::istringstream lines(manifest_text);
@@ -173,15 +150,17 @@ std::unique_ptr<TokenCounter> TokenCounter::Load(Encoding encoding,
     return nullptr;
   }
 
-  std::string data;
-  if (!std::filesystem::exists(path) || !ReadFile(path, &data)) {
+  if (!std::filesystem::exists(path)) {
     *error = "tokenizer vocabulary " + name + " is missing: " + path.string() +
              " does not exist or cannot be read; " + HowToFetch();
     return nullptr;
   }
-  if (std::string got = Sha256Hex(data); got != expected_sha) {
-    *error = path.string() + ": sha256 is " + got + " but " + manifest.string() + " expects " +
-             expected_sha + "; re-run scripts/fetch-tiktoken --force";
+  std::string data;
+  try {
+    data = ReadVerifiedModelFile(path, expected_sha, manifest,
+                                 "re-run scripts/fetch-tiktoken --force");
+  } catch (const ModelsError& e) {
+    *error = e.what();
     return nullptr;
   }
 

@@ -2,12 +2,22 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "revsum/hash.h"
 #include "revsum/lexical.h"
 
 namespace revsum {
 namespace {
 
 float Cosine(const Matrix& E, Eigen::Index a, Eigen::Index b) { return E.row(a).dot(E.row(b)); }
+
+// The feature hash is frozen: every lexical vector depends on its values. These were printed by
+// the hash as it was first shipped (one digit short of FNV's offset basis, then SplitMix64).
+TEST(LexicalEmbedderTest, TheFeatureHashNeverChanges) {
+  EXPECT_EQ(LexicalFeatureHash("battery", 0), 0xd9b8cfce2017c8f3ULL);
+  EXPECT_EQ(LexicalFeatureHash("电池", 0), 0x773c5bba1ad9beebULL);
+  EXPECT_EQ(LexicalFeatureHash("", 42), 0x24e8d100db19df26ULL);
+  EXPECT_EQ(LexicalFeatureHash("good kettle", 7), 0x06aeedfea24e46ecULL);
+}
 
 TEST(LexicalEmbedderTest, NameAndHashDescribeTheParameters) {
   LexicalEmbedder embedder;
@@ -18,8 +28,8 @@ TEST(LexicalEmbedderTest, NameAndHashDescribeTheParameters) {
 
 TEST(LexicalEmbedderTest, RowsAreUnitLengthOrZero) {
   LexicalEmbedder embedder;
-  const Matrix E = embedder.Embed({"The battery lasts all day.", "!!!", "", "电池很耐用，物流很快。",
-                                   "Great price 👍"});
+  const Matrix E = embedder.Embed(
+      {"The battery lasts all day.", "!!!", "", "电池很耐用，物流很快。", "Great price 👍"});
   ASSERT_EQ(E.rows(), 5);
   ASSERT_EQ(E.cols(), 4096);
   EXPECT_NEAR(E.row(0).norm(), 1.f, 1e-5f);

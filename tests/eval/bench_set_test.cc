@@ -78,8 +78,8 @@ TEST(ReadBenchSet, RejectsWrongTypesAndEmptyLists) {
             }),
             "s:1: field \"gold\" is empty");
   EXPECT_EQ(ErrorOf([&] {
-              ParseBenchSet(head + "\"budget_words\":5,\"reviews\":[{\"id\":\"r\"}],\"gold\":[\"g\"]}",
-                            "s");
+              ParseBenchSet(
+                  head + "\"budget_words\":5,\"reviews\":[{\"id\":\"r\"}],\"gold\":[\"g\"]}", "s");
             }),
             "s:1: reviews[0].text must be a string");
   EXPECT_EQ(ErrorOf([&] {
@@ -121,8 +121,9 @@ TEST(SystemOutputs, RejectsMissingSummaryAndRepeatedIds) {
   EXPECT_EQ(ErrorOf([] { ParseSystemOutputs("{\"id\": \"a\"}", "out.jsonl"); }),
             "out.jsonl:1: field \"summary\" is missing");
   EXPECT_EQ(ErrorOf([] {
-              ParseSystemOutputs("{\"id\":\"a\",\"summary\":\"x\"}\n{\"id\":\"a\",\"summary\":\"y\"}",
-                                 "out.jsonl");
+              ParseSystemOutputs(
+                  "{\"id\":\"a\",\"summary\":\"x\"}\n{\"id\":\"a\",\"summary\":\"y\"}",
+                  "out.jsonl");
             }),
             "out.jsonl:2: summary id \"a\" repeats");
 }
@@ -170,7 +171,9 @@ TEST(ScoreSystem, AveragesEntitiesPerDataset) {
 
 TEST(ScoreSystem, NamesTheEntityWithoutASummary) {
   const std::vector<BenchEntity> set = ReadBenchSet(kMiniSet);
-  EXPECT_EQ(ErrorOf([&] { ScoreSystem(set, {{"kettle.K1", "x"}}); }),
+  EXPECT_EQ(ErrorOf([&] {
+              ScoreSystem(set, {{"kettle.K1", "x"}});
+            }),
             "no summary for entity \"teapot.T1\" (dataset mini)");
 }
 
@@ -206,9 +209,7 @@ TEST(RougeBootstrapAverage, FollowsPerlsSeededRand) {
   EXPECT_LT(avg, 0.55);
 }
 
-TEST(RougeBootstrapAverage, IsZeroWithoutScores) {
-  EXPECT_EQ(RougeBootstrapAverage({}), 0.0);
-}
+TEST(RougeBootstrapAverage, IsZeroWithoutScores) { EXPECT_EQ(RougeBootstrapAverage({}), 0.0); }
 
 }  // namespace
 }  // namespace revsum

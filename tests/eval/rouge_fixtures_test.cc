@@ -83,9 +83,9 @@ TEST(RougeFixtures, ReproducesRouge155OnEveryFixtureWithinATenthOfAPoint) {
       const double got[3] = {metrics[m]->recall, metrics[m]->precision, metrics[m]->f};
       for (int k = 0; k < 3; ++k) {
         const double deviation = std::abs(100 * got[k] - f.expected[3 * m + k]);
-        EXPECT_LE(deviation, 0.1) << f.dataset << " " << f.system << " " << f.id << " metric "
-                                  << m << " value " << k << ": got " << 100 * got[k]
-                                  << ", ROUGE-1.5.5 " << f.expected[3 * m + k];
+        EXPECT_LE(deviation, 0.1) << f.dataset << " " << f.system << " " << f.id << " metric " << m
+                                  << " value " << k << ": got " << 100 * got[k] << ", ROUGE-1.5.5 "
+                                  << f.expected[3 * m + k];
         if (deviation > max_deviation) {
           max_deviation = deviation;
           worst = f.dataset + " " + f.system + " " + f.id;
@@ -121,8 +121,7 @@ TEST(RougeFixtures, LayoutOfGoldGivesTheReferenceTextsRougeRead) {
     ASSERT_EQ(e.gold.size(), f.refs_spl.size()) << f.id;
     ASSERT_EQ(e.budget_words, f.budget_words) << f.id;
     for (size_t g = 0; g < e.gold.size(); ++g) {
-      EXPECT_EQ(SplitSentenceUnits(e.gold[g]), Lines(f.refs_spl[g]))
-          << f.id << " gold " << g;
+      EXPECT_EQ(SplitSentenceUnits(e.gold[g]), Lines(f.refs_spl[g])) << f.id << " gold " << g;
     }
   }
 }
@@ -146,8 +145,9 @@ TEST(RougeFixtures, LeadSummaryIsThePeerTextOfTheLeadSystem) {
 namespace revsum {
 namespace {
 
-// End to end: the "lead" rows of the README tables (ROUGE F x100, two decimals), from the dev
-// sets alone: LeadSummary for every entity, scored by ScoreSystem.
+// End to end: the "lead" rows of the bench README's tables (../shared/data/bench/README.md; ROUGE
+// F x100, two decimals), from the dev sets alone: LeadSummary for every entity, scored by
+// ScoreSystem.
 TEST(DevSets, LeadBaselineReproducesTheReadmeTables) {
   struct Row {
     const char* file;

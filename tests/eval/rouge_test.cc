@@ -95,7 +95,8 @@ TEST(ScoreRouge, OneReferenceOneSentence) {
 // so 9 bigrams (pig-one crosses the sentence boundary); hits: one-two = 1.
 // R = 0.25, P = 1/9 = 0.11111, F = 0.25*0.11111 / (0.5*0.11111 + 0.5*0.25) = 0.15385.
 TEST(ScoreRouge, SummaryLevelLcsIsTheUnionOverPeerSentences) {
-  const RougeResult r = ScoreRouge("one two dog cat pig. one six pig hat red.", {"one two six ten red"});
+  const RougeResult r =
+      ScoreRouge("one two dog cat pig. one six pig hat red.", {"one two six ten red"});
   EXPECT_NEAR(r.rl.recall, 0.8, kTol);
   EXPECT_NEAR(r.rl.precision, 0.4, kTol);
   EXPECT_NEAR(r.rl.f, 0.53333, kTol);

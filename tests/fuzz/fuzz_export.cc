@@ -103,8 +103,7 @@ void CheckBlocks(const std::string& out, const std::vector<Product>& products, b
       const std::string cite = " [r" + std::to_string(p.kept_reviews[s]) + "]";
       FUZZ_CHECK(StartsWith(line, "- ") && EndsWith(line, cite),
                  std::string(format) + ": sentence line " + Escape(line) + " for " + cite);
-      const std::string_view body =
-          std::string_view(line).substr(2, line.size() - 2 - cite.size());
+      const std::string_view body = std::string_view(line).substr(2, line.size() - 2 - cite.size());
       if (markdown) {
         CheckMarkdownInline(body, "markdown sentence");
       } else {

@@ -192,9 +192,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                "FtsQuery changed the CJK characters: '" + Escape(fts) + "' for " + shown);
   }
   const std::string grams = revsum::FtsCjkGrams(query);
-  FUZZ_CHECK(CjkCharacters(grams) == CjkCharacters(query) &&
-                 Without(CjkOnly(grams), " ") == Without(grams, " "),
-             "FtsCjkGrams holds more than the CJK characters: '" + Escape(grams) + "' for " + shown);
+  FUZZ_CHECK(
+      CjkCharacters(grams) == CjkCharacters(query) &&
+          Without(CjkOnly(grams), " ") == Without(grams, " "),
+      "FtsCjkGrams holds more than the CJK characters: '" + Escape(grams) + "' for " + shown);
   const std::string indexed = revsum::FtsIndexText(query);
   FUZZ_CHECK(Without(indexed, " ") == Without(query, " "),
              "FtsIndexText changed more than spaces: " + shown);

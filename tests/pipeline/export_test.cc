@@ -299,8 +299,9 @@ TEST_F(ExportTest, CitationsAreTheDumpIdsOrTheContentHashEscaped) {
   auto store_has = [](std::vector<std::string> ids) {
     return [ids](const std::string&) { return ids; };
   };
-  EXPECT_EQ(ShortCitations({"AEUJZDEGXDNCF32:1"}, store_has({"AEUJZDEGXA"})).at("AEUJZDEGXDNCF32:1"),
-            "[AEUJZDEGXD]");
+  EXPECT_EQ(
+      ShortCitations({"AEUJZDEGXDNCF32:1"}, store_has({"AEUJZDEGXA"})).at("AEUJZDEGXDNCF32:1"),
+      "[AEUJZDEGXD]");
   EXPECT_EQ(ShortCitations({"ABCDEFG/x"}).at("ABCDEFG/x"), "[ABCDEFG%2F]");
   EXPECT_EQ(ShortCitations({"ABCDEF/x"}, store_has({"ABCDEF.y"})).at("ABCDEF/x"), "[ABCDEF%2F]");
   EXPECT_EQ(ShortCitations({"AEUJZDEGXDNCF32:1"}, store_has({"AEUJZDEGXDNCF32:1"}))

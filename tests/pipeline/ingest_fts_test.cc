@@ -1,8 +1,9 @@
 // The search index that ingest writes: on the samples (English, Chinese, mixed), sentences_fts
 // holds exactly one document per sentence, with exactly the tokens of (text, FtsCjkGrams(text)),
 // every search gives what a reference index built row by row from the sentences gives, FTS5's own
-// 'rebuild' changes nothing, and a Chinese query finds exactly the sentences that contain it. This is the
-// contract that any faster way of writing the index (batching, commit size, skipped copies) keeps.
+// 'rebuild' changes nothing, and a Chinese query finds exactly the sentences that contain it. This
+// is the contract that any faster way of writing the index (batching, commit size, skipped copies)
+// keeps.
 #include <sqlite3.h>
 
 #include <string>
@@ -72,10 +73,10 @@ TEST(IngestFtsTest, IndexHoldsEverySentenceWithItsPairsAndSearchesLikeARowByRowI
     sqlite3_stmt* write = nullptr;
     ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT id, text, search FROM sentences", -1, &read, nullptr),
               SQLITE_OK);
-    ASSERT_EQ(sqlite3_prepare_v2(db,
-                                 "INSERT INTO temp.ref_fts(rowid, text, search) VALUES (?1, ?2, ?3)",
-                                 -1, &write, nullptr),
-              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_prepare_v2(db, "INSERT INTO temp.ref_fts(rowid, text, search) VALUES (?1, ?2, ?3)",
+                           -1, &write, nullptr),
+        SQLITE_OK);
     struct Row {
       int64_t id;
       std::string text, search;
@@ -152,9 +153,9 @@ TEST(IngestFtsTest, IndexHoldsEverySentenceWithItsPairsAndSearchesLikeARowByRowI
     const int64_t contain = Count(db, like);
     EXPECT_EQ(static_cast<int64_t>(store->Search(query, 100000).size()), contain) << query;
     if (query.size() == 6) {
-      EXPECT_EQ(Count(db, "SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '" +
-                              query + "'"),
-                contain)
+      EXPECT_EQ(
+          Count(db, "SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '" + query + "'"),
+          contain)
           << query;
     }
   }

@@ -182,8 +182,8 @@ TEST(IngestTest, EachSourceRecordsItsDumpsRatingRangeAlsoForOtherShardsRecords) 
   std::ofstream(dir / "stars.jsonl")
       << "{\"asin\":\"" << low << "\",\"rating\":2,\"text\":\"Meh.\"}\n"
       << "{\"asin\":\"" << high << "\",\"rating\":5,\"text\":\"Great.\"}\n";
-  std::ofstream(dir / "labels.jsonl") << "{\"asin\":\"" << low
-                                      << "\",\"rating\":1,\"text\":\"Good.\"}\n";
+  std::ofstream(dir / "labels.jsonl")
+      << "{\"asin\":\"" << low << "\",\"rating\":1,\"text\":\"Good.\"}\n";
   auto store = ReviewStore::Open(dir / "db.sqlite");
   IngestOptions options;
   options.shard = {1, 2};

@@ -121,8 +121,9 @@ TEST(StoreOpinions, OneOutlierDoesNotMakeAStarDumpsScaleUnknown) {
   // 600 star ratings and one 100: the dump is still on stars (the 100 reads as 5), so it trains.
   // Before the dump's counts per scale, its range 1-100 made the scale unknown: no model.
   TempDir dir;
-  auto store =
-      Ingested(dir, WriteDump(dir, 601, [](size_t i) { return i == 600 ? 100.0 : i % 3 ? 5 : 1.0; }));
+  auto store = Ingested(dir, WriteDump(dir, 601, [](size_t i) {
+                          return i == 600 ? 100.0 : i % 3 ? 5 : 1.0;
+                        }));
   const RunReport report = SummarizeStore(*store, Lexical());
   EXPECT_NE(report.opinion_model.find("store model 1"), std::string::npos)
       << report.opinion_model << " / " << report.opinion_notice;

@@ -70,9 +70,8 @@ void CheckLanguage(const std::string& lang, bool ratings, double tolerance,
                    const std::string& shape = "--products 2 --reviews 200", int seed = 7) {
   testing::TempDir dir;
   const std::string cmd = "python3 \"" REVSUM_SOURCE_DIR "/bench/gen_planted.py\" \"" +
-                          dir.path().string() + "\" --lang " + lang + " " + shape +
-                          " --seed " + std::to_string(seed) + (ratings ? "" : " --no-ratings") +
-                          " > /dev/null";
+                          dir.path().string() + "\" --lang " + lang + " " + shape + " --seed " +
+                          std::to_string(seed) + (ratings ? "" : " --no-ratings") + " > /dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const std::string dump = dir / ("planted_" + lang + ".jsonl");
   auto store = ReviewStore::Open(dir / "p.db");

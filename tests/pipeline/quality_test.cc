@@ -1,11 +1,11 @@
 // Summary quality on the shared development sets (../shared/data/bench/README.md), measured with
-// ROUGE under the README's protocol (eval.h), for SummarizeTexts with each embedder choice of the
+// ROUGE under that README's protocol (eval.h), for SummarizeTexts with each embedder choice of the
 // run pipeline (run.h), exactly as `revsum eval --budget-from-file --embedder <choice>` runs it.
 //
 // The default configuration (RunOptions{}: --embedder auto, which is the combined embedder on
-// these English sets) must beat every non-oracle system of the README's tables on ROUGE-1 and
-// ROUGE-L on every dev set, and reach ROUGE-1 >= 40 on oposum_dev. The other rows print the table
-// of the README, reproducible with
+// these English sets) must beat every non-oracle system of the bench README's tables on ROUGE-1
+// and ROUGE-L on every dev set, and reach ROUGE-1 >= 40 on oposum_dev. The other rows print the
+// tables of docs/quality.md, reproducible with
 //   build/pipeline_test --gtest_filter='Quality*'
 // Runtime ~70 s on 2 cores: USE-lite embeds the three sets once per pool (~18 s each); the
 // ablations reuse the default pool's sentence cache.
@@ -32,7 +32,7 @@ struct SetResult {
   double r1 = 0, r2 = 0, rl = 0;
 };
 
-// The best non-oracle R1 and RL of the README's tables, per dev set.
+// The best non-oracle R1 and RL of the bench README's tables, per dev set.
 struct Bar {
   const char* file;
   double best_r1;

@@ -219,7 +219,8 @@ Fixture MakeFixture() {
 TEST(ComputePoints, ClustersCountsDistinctReviewsAndOrdersBySupport) {
   Fixture f = MakeFixture();
   PolarityLexicon lex = TestLexicon();
-  lex.Add("[aspect:battery]\nbattery\n[aspect:screen]\nscreen\n[aspect:colour]\ncolor\n", "aspects");
+  lex.Add("[aspect:battery]\nbattery\n[aspect:screen]\nscreen\n[aspect:colour]\ncolor\n",
+          "aspects");
   PointsOptions o;
   o.threshold = 0.9f;
   o.small_scope_reviews = 0;  // the general rule; PointsQuality.SmallProductPointsSayOneThing
@@ -418,8 +419,8 @@ PointsInput SameDirection(const std::vector<std::string>& texts, Matrix& S, Weig
 // An unsigned group linked at the cut to praise only joins the praise point (words the opinion
 // model could not sign); praise and complaint never share a point.
 TEST(ComputePoints, AnUnsignedGroupJoinsTheOneSideItIsLinkedTo) {
-  const std::vector<std::string> texts = {"the battery",      "battery great 1", "battery great 2",
-                                          "battery great 3",  "the battery again"};
+  const std::vector<std::string> texts = {"the battery", "battery great 1", "battery great 2",
+                                          "battery great 3", "the battery again"};
   Matrix S;
   Weights w;
   PointsInput in = SameDirection(texts, S, w);
@@ -502,7 +503,7 @@ TEST(ComputePoints, TheFaceHasATypicalLengthAndNoListNumber) {
 // A question or a hashtag states no claim: such a member is never the face, and a group of them
 // alone makes no point.
 TEST(ComputePoints, QuestionsAndHashtagsAreNoFaceAndAloneMakeNoPoint) {
-  std::vector<std::string> texts = {"Does the battery last?",   "battery lasts all day",
+  std::vector<std::string> texts = {"Does the battery last?",    "battery lasts all day",
                                     "电池能用多久吗。",          "#battery lasts",
                                     "the #1 battery for a week", "does it last a week ?\""};
   Matrix S;

@@ -148,10 +148,10 @@ TEST(JsonlReader, AnUnreadableTimeInAFieldFoundByItsNameKeepsTheReviewWithOneNot
   options.on_notice = [&](const std::string& n) {
     if (n.find("time") != std::string::npos) notices.push_back(n);  // not the product notice
   };
-  const std::string path = dir.Write(
-      "r.jsonl", "{\"text\": \"Nice.\", \"date\": \"yesterday\"}\n"
-                 "{\"text\": \"Fine.\", \"date\": \"Dec 23, 2008\"}\n"
-                 "{\"text\": \"Good.\", \"date\": \"last week\"}\n");
+  const std::string path = dir.Write("r.jsonl",
+                                     "{\"text\": \"Nice.\", \"date\": \"yesterday\"}\n"
+                                     "{\"text\": \"Fine.\", \"date\": \"Dec 23, 2008\"}\n"
+                                     "{\"text\": \"Good.\", \"date\": \"last week\"}\n");
   auto result = ReadAll(path, options);
   EXPECT_TRUE(result.rejects.empty());
   ASSERT_EQ(result.reviews.size(), 3u);
@@ -257,8 +257,9 @@ TEST(JsonlReader, MissingOverriddenTextFieldIsRejectedNamingIt) {
   ReadOptions options;
   options.fields.text = "body";
   // (A field that no record of the look-ahead has is a ReadError instead; see below.)
-  auto result = ReadAll(dir.Write("r.jsonl", "{\"body\": \"Fine.\"}\n"
-                                             "{\"text\": \"present but not asked for\"}\n"),
+  auto result = ReadAll(dir.Write("r.jsonl",
+                                  "{\"body\": \"Fine.\"}\n"
+                                  "{\"text\": \"present but not asked for\"}\n"),
                         options);
   ASSERT_EQ(result.reviews.size(), 1u);
   ASSERT_EQ(result.rejects.size(), 1u);
@@ -402,10 +403,10 @@ TEST(JsonlReader, TimeStringsInIsoAndCommonDateFormsAreUnixSecondsUtc) {
       {"Sept 1, 2008", 1220227200},
       {"Tue, 23 Dec 2008 14:30:00 +0100", 1230039000},
       {"23 Dec 2008 14:30:00 GMT", 1230042600},
-      {"12/23/2008", 1229990400},   // month first (US)
-      {"23/12/2008", 1229990400},   // the first number above 12: day first
-      {"01/02/2008", 1199232000},   // ambiguous: month first, January 2
-      {"23.12.2008", 1229990400},   // dots: day first
+      {"12/23/2008", 1229990400},  // month first (US)
+      {"23/12/2008", 1229990400},  // the first number above 12: day first
+      {"01/02/2008", 1199232000},  // ambiguous: month first, January 2
+      {"23.12.2008", 1229990400},  // dots: day first
       {"12/23/2008 14:30", 1230042600},
   };
   TempDir dir;
@@ -422,13 +423,13 @@ TEST(JsonlReader, TimeStringThatIsNoDateIsRejectedNamingIt) {
   ReadOptions options;
   options.fields.time = "date";
   for (std::string text :
-       {"2018-02-30", "2018-07-07T25:00:00Z", "13/13/2018", "2018-07-07 22:09:11 PST",
-        "2018-13-01", "2018-07-07T22:09:11+8", "Feb 30, 2008", "Dec 2008", "Smarch 3, 2008",
+       {"2018-02-30", "2018-07-07T25:00:00Z", "13/13/2018", "2018-07-07 22:09:11 PST", "2018-13-01",
+        "2018-07-07T22:09:11+8", "Feb 30, 2008", "Dec 2008", "Smarch 3, 2008",
         "Tue, 23 Dec 2008 14:30:00 EST", "23 Dec 08", "12/23/08", "foo 23 Dec 2008",
         "12:00 Dec 23 2008"}) {
     SCOPED_TRACE(text);
-    auto result = ReadAll(
-        dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"), options);
+    auto result =
+        ReadAll(dir.Write("t.jsonl", "{\"text\": \"x\", \"date\": \"" + text + "\"}\n"), options);
     ASSERT_EQ(result.rejects.size(), 1u);
     EXPECT_EQ(result.rejects[0].reason,
               "time is not a number or a date: \"date\" is \"" + text + "\"");

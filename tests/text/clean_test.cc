@@ -309,9 +309,9 @@ TEST(CleanText, MakesMarkupInertWhenNestingOutlastsThePasses) {
 }
 
 TEST(CleanText, RemovesATagThatDroppingAControlOrFormatCharacterJoins) {
-  for (const char* text : {"x <\x01img src=x onerror=alert(1)> y",
-                           "x <\u200Bimg src=x onerror=alert(1)> y",
-                           "x <\u00ADimg src=x onerror=alert(1)> y"}) {
+  for (const char* text :
+       {"x <\x01img src=x onerror=alert(1)> y", "x <\u200Bimg src=x onerror=alert(1)> y",
+        "x <\u00ADimg src=x onerror=alert(1)> y"}) {
     EXPECT_EQ(CleanText(text), "x y");
   }
 }

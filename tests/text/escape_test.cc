@@ -14,7 +14,8 @@ TEST(KeyForMessage, ShortKeysAreShownWholeAndSafe) {
 }
 
 TEST(KeyForMessage, LongKeysAreCutAtACharacterWithTheirSize) {
-  EXPECT_EQ(KeyForMessage(std::string(1 << 20, 'K')), std::string(200, 'K') + "... (1048576 bytes)");
+  EXPECT_EQ(KeyForMessage(std::string(1 << 20, 'K')),
+            std::string(200, 'K') + "... (1048576 bytes)");
   // 199 ASCII bytes then a 3-byte character across byte 200: cut before it, not inside it.
   const std::string key = std::string(199, 'a') + "\u7535" + std::string(100, 'b');
   EXPECT_EQ(KeyForMessage(key), std::string(199, 'a') + "... (302 bytes)");

@@ -98,8 +98,8 @@ TEST(FragmentRule, ShortSentencesThatDependOnThePreviousOne) {
 }
 
 TEST(FragmentRule, BackReferencesMakeAFragmentWhateverTheLength) {
-  // The README's boots summary had this as the face of a complaint: long, with verdict words,
-  // and still half of a thought.
+  // An OpoSum boots summary (docs/quality.md) had this as the face of a complaint: long, with
+  // verdict words, and still half of a thought.
   EXPECT_EQ(Why("Not only that, but the width is so narrow that my toes went numb after an hour "
                 "of walking in them."),
             "dependent");

@@ -75,7 +75,8 @@ TEST(SharedChineseReviews, First2000RowsSegmentWithValidOffsets) {
     if (sentences.size() >= 3 && printed < 4 && r % 97 == 0) {
       ++printed;
       std::cout << "row " << r + 2 << ":";
-      for (const Sentence& s : sentences) std::cout << "\n  [" << s.begin << "," << s.end << ") " << s.text;
+      for (const Sentence& s : sentences)
+        std::cout << "\n  [" << s.begin << "," << s.end << ") " << s.text;
       std::cout << "\n";
     }
   }

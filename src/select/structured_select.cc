@@ -1,5 +1,5 @@
-// The structured summary's choice of points (structured.h). It lives in the eval stage, which
-// the pipeline stage (the export) links, so export and eval share this one rule.
+// The structured summary's choice of points (structured.h): in the select stage, which both the
+// export (pipeline) and `revsum eval --structured` (eval) link, so the two share this one rule.
 #include <algorithm>
 
 #include "revsum/structured.h"
