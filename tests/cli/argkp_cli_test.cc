@@ -1,6 +1,7 @@
-// The points against human key-point groupings, as bench/argkp.sh measures them (README,
-// "Points"): ArgKP-2021's dev split from ../shared, run through the real binary and scored by
-// ../shared/tools/score_argkp.py. Fails in CI without ../shared (REVSUM_REQUIRE_SHARED).
+// The points against human key-point groupings, as bench/argkp.sh measures them (docs/points.md,
+// "Against human groupings"): ArgKP-2021's dev split from ../shared, run through the real binary
+// and scored by ../shared/tools/score_argkp.py. Fails in CI without ../shared
+// (REVSUM_REQUIRE_SHARED).
 //
 // The floors sit a little under what the split scores today, so a change that makes the points
 // lump claims together, mix stances or split one claim over many points fails here rather than

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -23,10 +26,10 @@ namespace revsum {
 namespace {
 
 using testing::CommandResult;
-using testing::RunCommand;
-using testing::QueryOne;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::QueryOne;
+using testing::RunCommand;
 using testing::RunRevsum;
 using testing::TempDir;
 
@@ -297,7 +300,8 @@ TEST_F(OutputCliTest, HelpDocumentsTheJsonShapesAndOptions) {
   CommandResult search = RunRevsum("search --help");
   EXPECT_THAT(search.out, HasSubstr("--product"));
   EXPECT_THAT(search.out, HasSubstr("-word"));
-  EXPECT_THAT(search.out, HasSubstr("hits [{product, review, sentence, text, review_id, sentence_id}]"));
+  EXPECT_THAT(search.out,
+              HasSubstr("hits [{product, review, sentence, text, review_id, sentence_id}]"));
   EXPECT_THAT(RunRevsum("stats --help").out, HasSubstr("reject_reasons"));
   for (const char* command : {"stats", "search", "show"}) {
     EXPECT_THAT(RunRevsum(std::string(command) + " --help").out,
@@ -306,25 +310,85 @@ TEST_F(OutputCliTest, HelpDocumentsTheJsonShapesAndOptions) {
   }
 }
 
-// Every option the README's command lines give stats, search and show exists in the command's
-// --help, so the README cannot promise an option the tool does not have.
+// The README and every docs/*.md file, each as its path and its text: the documentation the
+// tests below hold to what the tool does.
+std::vector<std::pair<std::filesystem::path, std::string>> Documentation() {
+  std::vector<std::filesystem::path> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(REVSUM_SAMPLES "/../docs")) {
+    if (entry.is_regular_file() && entry.path().extension() == ".md") paths.push_back(entry.path());
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.insert(paths.begin(), std::filesystem::path(REVSUM_SAMPLES "/../README.md"));
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
+  for (const std::filesystem::path& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    files.emplace_back(path, std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+  return files;
+}
+
+// Every option the command lines of the README and the docs give stats, search and show exists in
+// the command's --help, so the documentation cannot promise an option the tool does not have.
 TEST_F(OutputCliTest, ReadmeOptionsOfTheReadCommandsExist) {
-  std::ifstream in(std::string(REVSUM_SAMPLES) + "/../README.md");
-  ASSERT_TRUE(in) << "README.md not found";
+  const auto files = Documentation();
+  ASSERT_GT(files.size(), 1u) << "README.md and docs/*.md not found";
   static const std::regex kLine(R"(^revsum (stats|search|show) (.*)$)");
   static const std::regex kOption(R"(--[a-z][a-z-]*)");
   int lines = 0;
-  for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (!std::regex_match(line, m, kLine)) continue;
-    ++lines;
-    const std::string help = RunRevsum(m[1].str() + " --help").out;
-    const std::string rest = m[2].str();
-    for (std::sregex_iterator it(rest.begin(), rest.end(), kOption), end; it != end; ++it) {
-      EXPECT_THAT(help, HasSubstr(it->str())) << "README: " << line;
+  for (const auto& [path, text] : files) {
+    ASSERT_FALSE(text.empty()) << path << " not found or empty";
+    for (const std::string& line : Lines(text)) {
+      std::smatch m;
+      if (!std::regex_match(line, m, kLine)) continue;
+      ++lines;
+      const std::string help = RunRevsum(m[1].str() + " --help").out;
+      const std::string rest = m[2].str();
+      for (std::sregex_iterator it(rest.begin(), rest.end(), kOption), end; it != end; ++it) {
+        EXPECT_THAT(help, HasSubstr(it->str())) << path.filename() << ": " << line;
+      }
     }
   }
-  EXPECT_GE(lines, 3) << "a README line for each command";
+  EXPECT_GE(lines, 3) << "a documented line for each command";
+}
+
+// Every relative link of the README and the docs, [text](path) or [text](path#anchor), names a
+// file of the repository; the README links every docs/ file and stays a short entry point (the
+// details live in docs/).
+TEST_F(OutputCliTest, DocLinksLeadToFilesAndTheReadmeIsShort) {
+  const std::filesystem::path root =
+      std::filesystem::weakly_canonical(std::filesystem::path(REVSUM_SAMPLES "/.."));
+  static const std::regex kLink(R"(\]\(([^()\s]+)\))");
+  const auto files = Documentation();
+  size_t links = 0;
+  for (const auto& [path, text] : files) {
+    bool fenced = false;  // inside a ``` block: example output, not links
+    for (const std::string& line : Lines(text)) {
+      if (line.rfind("```", 0) == 0) fenced = !fenced;
+      if (fenced) continue;
+      for (std::sregex_iterator it(line.begin(), line.end(), kLink), end; it != end; ++it) {
+        const std::string target = (*it)[1].str();
+        if (target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0 ||
+            target.rfind("mailto:", 0) == 0 || target[0] == '#') {
+          continue;
+        }
+        ++links;
+        const std::filesystem::path file = std::filesystem::weakly_canonical(
+            path.parent_path() / target.substr(0, target.find('#')));
+        EXPECT_TRUE(std::filesystem::exists(file)) << path.filename() << ": " << target;
+        EXPECT_TRUE(std::mismatch(root.begin(), root.end(), file.begin(), file.end()).first ==
+                    root.end())
+            << path.filename() << ": " << target << " leads out of the repository";
+      }
+    }
+  }
+  EXPECT_GE(links, files.size() - 1) << "no relative links found";
+  const std::string& readme = files.front().second;
+  for (size_t i = 1; i < files.size(); ++i) {
+    const std::string name = files[i].first.filename().string();
+    EXPECT_THAT(readme, HasSubstr("](docs/" + name + ")"))
+        << "README.md does not link docs/" << name;
+  }
+  EXPECT_LE(Lines(readme).size(), 250u) << "README.md: keep the details in docs/";
 }
 
 // --- export: the structured default, end to end on samples/ ------------------------------------
@@ -471,7 +535,6 @@ TEST_F(OutputCliTest, KeysThatDifferOnlyByAnInvisibleCharacterPrintDifferently) 
   EXPECT_THAT(r.out, HasSubstr("\"K\\u200b1\"")) << "JSON keeps the key, escaped";
 }
 
-
 TEST_F(OutputCliTest, AFilterThatLeavesNothingSaysSo) {
   // A dump without times and --since: the output is empty, and stderr says why (it said nothing).
   TempDir dir;
@@ -494,7 +557,6 @@ TEST_F(OutputCliTest, ASummaryLongerThanItsReviewSaysLongerNotSmaller) {
   EXPECT_THAT(r.out, Not(HasSubstr("saved"))) << r.out;
 }
 
-
 TEST_F(OutputCliTest, ShowFindsAReviewByItsCitationInEveryFormExportsWriteIt) {
   const std::string citation = QueryOne<std::string>(
       Db(), "SELECT citation FROM reviews WHERE external_id = '' ORDER BY id LIMIT 1", "");
@@ -505,8 +567,11 @@ TEST_F(OutputCliTest, ShowFindsAReviewByItsCitationInEveryFormExportsWriteIt) {
   EXPECT_EQ(citation, ReviewCitationId("", static_cast<uint64_t>(hash)));
   const std::string dump_id = QueryOne<std::string>(
       Db(), "SELECT citation FROM reviews WHERE external_id <> '' ORDER BY id LIMIT 1", "");
-  EXPECT_EQ(dump_id, QueryOne<std::string>(Db(), "SELECT external_id FROM reviews WHERE "
-                                                 "citation = '" + dump_id + "'", ""));
+  EXPECT_EQ(dump_id, QueryOne<std::string>(Db(),
+                                           "SELECT external_id FROM reviews WHERE "
+                                           "citation = '" +
+                                               dump_id + "'",
+                                           ""));
   for (const std::string& id : {citation, dump_id}) {
     for (const std::string& form : {id, "'[" + id + "]'", "'" + id + "#1'", id.substr(0, 12)}) {
       CommandResult r = Run("show " + form + " --json");
@@ -555,15 +620,17 @@ TEST_F(OutputCliTest, EveryShortCitationOfAnExportLeadsBackToItsReview) {
 }
 
 TEST_F(OutputCliTest, ShowPrintsAProductsPointsWithCitations) {
-  const int64_t stored =
-      QueryOne<int64_t>(Db(), "SELECT count(*) FROM product_points WHERE product = 'B0KTL55200'", 0);
+  const int64_t stored = QueryOne<int64_t>(
+      Db(), "SELECT count(*) FROM product_points WHERE product = 'B0KTL55200'", 0);
   ASSERT_GT(stored, 0);
   CommandResult r = Run("show B0KTL55200 --limit 1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("points (run "));
-  const std::string first = QueryOne<std::string>(
-      Db(), "SELECT text || '  [' || citation || ']' FROM product_points WHERE "
-            "product = 'B0KTL55200' ORDER BY idx LIMIT 1", "");
+  const std::string first =
+      QueryOne<std::string>(Db(),
+                            "SELECT text || '  [' || citation || ']' FROM product_points WHERE "
+                            "product = 'B0KTL55200' ORDER BY idx LIMIT 1",
+                            "");
   EXPECT_THAT(r.out, HasSubstr(" of 10 reviews (")) << r.out;
   EXPECT_THAT(r.out, HasSubstr(first)) << r.out;
   CommandResult json = Run("show B0KTL55200 --json --limit 1");
@@ -590,8 +657,8 @@ TEST_F(OutputCliTest, ShowPrintsAProductsPointsWithCitations) {
 }
 
 TEST_F(OutputCliTest, ViewsNameReviewsByCitationAndEvidenceIsTheLatestRunsByDefault) {
-  for (const char* view : {"reviews", "review_sentences", "product_points", "point_evidence",
-                           "sentence_opinions"}) {
+  for (const char* view :
+       {"reviews", "review_sentences", "product_points", "point_evidence", "sentence_opinions"}) {
     const std::string v = view;
     EXPECT_EQ(QueryOne<int64_t>(Db(), "SELECT count(*) FROM " + v, 0) > 0, true) << v;
     EXPECT_EQ(QueryOne<int64_t>(Db(),
@@ -614,8 +681,9 @@ TEST_F(OutputCliTest, ViewsNameReviewsByCitationAndEvidenceIsTheLatestRunsByDefa
   EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(DISTINCT run_id) FROM all_point_evidence", 0), 2);
   EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(DISTINCT run_id) FROM point_evidence", 0), 1);
   EXPECT_EQ(QueryOne<int64_t>(db, "SELECT min(run_id) FROM point_evidence", 0), 2);
-  EXPECT_EQ(QueryOne<int64_t>(db, "SELECT count(*) FROM point_evidence e WHERE NOT EXISTS "
-                                  "(SELECT 1 FROM product_points p WHERE p.point_id = e.point_id)",
+  EXPECT_EQ(QueryOne<int64_t>(db,
+                              "SELECT count(*) FROM point_evidence e WHERE NOT EXISTS "
+                              "(SELECT 1 FROM product_points p WHERE p.point_id = e.point_id)",
                               -1),
             0);
 }
@@ -646,8 +714,8 @@ TEST_F(OutputCliTest, StandardToolsFindAndRebuildTheSearchIndex) {
     }
     return n;
   };
-  CommandResult english = RunCommand("sqlite-utils search '" + copy +
-                                     "' sentences kettle --csv -c id --limit 100000");
+  CommandResult english =
+      RunCommand("sqlite-utils search '" + copy + "' sentences kettle --csv -c id --limit 100000");
   ASSERT_EQ(english.exit_code, 0) << english.err;
   EXPECT_EQ(CsvRows(english.out), revsum_hits("kettle"));
   EXPECT_GE(CsvRows(english.out), 2u);
@@ -656,11 +724,11 @@ TEST_F(OutputCliTest, StandardToolsFindAndRebuildTheSearchIndex) {
                                     " --csv -c id --limit 100000");
     ASSERT_EQ(tool.exit_code, 0) << tool.err;
     EXPECT_EQ(CsvRows(tool.out), contain(word)) << word;
-    EXPECT_EQ(static_cast<size_t>(QueryOne<int64_t>(
-                  copy, "SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '" + word +
-                            "'",
-                  -1)),
-              contain(word))
+    EXPECT_EQ(
+        static_cast<size_t>(QueryOne<int64_t>(
+            copy, "SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '" + word + "'",
+            -1)),
+        contain(word))
         << "plain sqlite3: " << word;
   }
   CommandResult before = RunRevsum("search 物流 --json --limit 1000 --db " + copy);
@@ -674,9 +742,10 @@ TEST_F(OutputCliTest, StandardToolsFindAndRebuildTheSearchIndex) {
 
 TEST_F(OutputCliTest, LabelsAreShownAsLabelsNotAsAnAverageRating) {
   // zh_reviews.csv rates with 0/1 labels: "60 % positive", not "average rating 0.60".
-  const double share =
-      QueryOne<double>(Db(), "SELECT avg(r.rating) FROM reviews r JOIN products p ON "
-                             "p.id = r.product_id WHERE p.key = '水果'", -1);
+  const double share = QueryOne<double>(Db(),
+                                        "SELECT avg(r.rating) FROM reviews r JOIN products p ON "
+                                        "p.id = r.product_id WHERE p.key = '水果'",
+                                        -1);
   ASSERT_GT(share, 0.0);
   ASSERT_LT(share, 1.0);
   char percent[32];
@@ -684,8 +753,8 @@ TEST_F(OutputCliTest, LabelsAreShownAsLabelsNotAsAnAverageRating) {
   for (const char* format : {"text", "markdown", "prompt"}) {
     for (const std::string flat : {"", " --flat"}) {
       if (format == std::string("prompt") && !flat.empty()) continue;  // prompt is points only
-      CommandResult r = Run(std::string("export --no-tokens --product 水果 --format ") + format +
-                            flat);
+      CommandResult r =
+          Run(std::string("export --no-tokens --product 水果 --format ") + format + flat);
       ASSERT_EQ(r.exit_code, 0) << r.err;
       EXPECT_THAT(r.out, HasSubstr(percent)) << format << flat;
       EXPECT_THAT(r.out, Not(HasSubstr("average rating"))) << format << flat;
@@ -695,7 +764,8 @@ TEST_F(OutputCliTest, LabelsAreShownAsLabelsNotAsAnAverageRating) {
   EXPECT_THAT(text.out, HasSubstr("Labels (label:reviews): 1:"));
   for (const char* flat : {"", " --flat"}) {
     CommandResult json = Run(std::string("export --no-tokens --format jsonl --product 水果 "
-                                         "--product B0KTL55200") + flat);
+                                         "--product B0KTL55200") +
+                             flat);
     ASSERT_EQ(json.exit_code, 0) << json.err;
     EXPECT_THAT(json.out, HasSubstr("\"scale\":\"labels\"")) << flat;
     EXPECT_THAT(json.out, HasSubstr("\"scale\":\"ratings\"")) << flat;
@@ -711,15 +781,15 @@ TEST_F(OutputCliTest, ABudgetThatFitsNoPointSaysSo) {
   // stderr says why.
   bool seen = false;
   for (int tokens = 30; tokens <= 120 && !seen; tokens += 5) {
-    CommandResult r = Run("export --format prompt --product B0KTL55200 --budget " +
-                          std::to_string(tokens) + "t");
+    CommandResult r =
+        Run("export --format prompt --product B0KTL55200 --budget " + std::to_string(tokens) + "t");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     if (r.out.find("Product: ") == std::string::npos || r.out.find("\n- ") != std::string::npos) {
       continue;
     }
     seen = true;
-    EXPECT_THAT(r.err, HasSubstr("B0KTL55200: the budget " + std::to_string(tokens) +
-                                 "t fits no point ("));
+    EXPECT_THAT(
+        r.err, HasSubstr("B0KTL55200: the budget " + std::to_string(tokens) + "t fits no point ("));
   }
   EXPECT_TRUE(seen) << "no budget between 30t and 120t fits the header and no point";
 }
@@ -745,8 +815,10 @@ TEST_F(OutputCliTest, CsvHasOneRowPerPointThatStandardToolsRead) {
       ++points;
       const std::string sentence{std::string_view(p["sentence"])};
       const std::string text{std::string_view(p["text"])};
-      EXPECT_EQ(QueryOne<std::string>(db, "SELECT text FROM points WHERE sentence = '" + sentence +
-                                              "' AND section <> 'also_said'", ""),
+      EXPECT_EQ(QueryOne<std::string>(db,
+                                      "SELECT text FROM points WHERE sentence = '" + sentence +
+                                          "' AND section <> 'also_said'",
+                                      ""),
                 text[0] == '-' ? "'" + text : text)
           << sentence;
     }
@@ -759,11 +831,12 @@ TEST_F(OutputCliTest, CsvHasOneRowPerPointThatStandardToolsRead) {
   // Hostile text: quotes, commas, line breaks and formulas stay one field each, inert.
   const std::string hostile = dir / "hostile.db";
   const std::string key = R"(=HYPERLINK(\"http://x\",\"y\"))";
-  CommandResult r = RunRevsum(
-      "run - --quiet --embedder lexical --db " + hostile,
-      "{\"asin\":\"" + key + "\",\"text\":\"@SUM(A1), \\\"really\\\", it leaks.\\nIt leaks, "
-      "again.\",\"rating\":1}\n{\"asin\":\"" + key +
-          "\",\"text\":\"It leaks, again. +1 for the lid.\",\"rating\":2}\n");
+  CommandResult r =
+      RunRevsum("run - --quiet --embedder lexical --db " + hostile,
+                "{\"asin\":\"" + key +
+                    "\",\"text\":\"@SUM(A1), \\\"really\\\", it leaks.\\nIt leaks, "
+                    "again.\",\"rating\":1}\n{\"asin\":\"" +
+                    key + "\",\"text\":\"It leaks, again. +1 for the lid.\",\"rating\":2}\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   CommandResult bad = RunRevsum("export --format csv --no-tokens --db " + hostile);
   ASSERT_EQ(bad.exit_code, 0) << bad.err;
@@ -772,14 +845,14 @@ TEST_F(OutputCliTest, CsvHasOneRowPerPointThatStandardToolsRead) {
   load = RunCommand("sqlite-utils insert '" + loaded + "' p '" + (dir / "hostile.csv") + "' --csv");
   ASSERT_EQ(load.exit_code, 0) << load.err;
   EXPECT_GT(QueryOne<int64_t>(loaded, "SELECT count(*) FROM p", 0), 0);
-  EXPECT_EQ(QueryOne<int64_t>(loaded,
-                              R"(SELECT count(*) FROM p WHERE product <> '''=HYPERLINK("http://x","y")')",
-                              -1),
-            0);
-  EXPECT_EQ(QueryOne<int64_t>(
-                loaded, "SELECT count(*) FROM p WHERE substr(text, 1, 1) IN ('=', '+', '-', '@')",
-                -1),
-            0);
+  EXPECT_EQ(
+      QueryOne<int64_t>(
+          loaded, R"(SELECT count(*) FROM p WHERE product <> '''=HYPERLINK("http://x","y")')", -1),
+      0);
+  EXPECT_EQ(
+      QueryOne<int64_t>(
+          loaded, "SELECT count(*) FROM p WHERE substr(text, 1, 1) IN ('=', '+', '-', '@')", -1),
+      0);
 }
 
 TEST_F(OutputCliTest, FieldsChooseTheKeysOfJsonOutputAndNameTheOnesThereAre) {
@@ -793,8 +866,9 @@ TEST_F(OutputCliTest, FieldsChooseTheKeysOfJsonOutputAndNameTheOnesThereAre) {
     EXPECT_THAT(line, Not(HasSubstr("\"points\"")));
   }
   // Strings keep the escaping contract (the hostile key's ESC stays \u001b).
-  CommandResult all = Run("export --format json --no-tokens --fields product --product "
-                          "'EVIL\x1b]0;x\x07' --flat");
+  CommandResult all =
+      Run("export --format json --no-tokens --fields product --product "
+          "'EVIL\x1b]0;x\x07' --flat");
   EXPECT_THAT(all.out, Not(HasSubstr("\x1b")));
   CommandResult bad = Run("export --format json --no-tokens --fields product,ratin");
   EXPECT_EQ(bad.exit_code, 1);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The README's "Many machines" recipe, run with local processes: N shard stores built by GNU
-# parallel (`revsum run --shard K/N`), joined by `revsum merge`, must export exactly what one store
-# built in one process exports.
+# The "Many machines" recipe of docs/usage.md, run with local processes: N shard stores built by
+# GNU parallel (`revsum run --shard K/N`), joined by `revsum merge`, must export exactly what one
+# store built in one process exports.
 #
 #   tests/scale/parallel_shards.sh BINARY [DUMP...]     (default dumps: samples/*)
 #
@@ -39,7 +39,7 @@ cd "$work"
 run_ok() { "$@" || [ $? -eq 3 ]; }
 export -f run_ok
 
-# The recipe (README, "Many machines").
+# The recipe (docs/usage.md, "Many machines").
 parallel -j2 --halt now,fail=1 run_ok "$bin" run "${dumps[@]}" --shard {}/"$shards" \
   --db shard{}.db --embedder lexical -q ::: $(seq 1 "$shards")
 "$bin" merge -q all.db shard*.db
