@@ -570,257 +570,46 @@ size_t EstimatedScopeBytes(size_t sentences) {
 
 }  // namespace
 
-// Products per batch read, and the reviews a batch holds at most (unless one product has more):
-// 256 products take two queries of a few ms; 20,000 reviews bound the batch's memory to ~50 MB.
-constexpr size_t kReadBatchProducts = 256;
-constexpr int64_t kReadBatchReviews = 20000;
+namespace {
 
-RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
-  SummarizeOptions summarize = options.summarize;
-  std::shared_ptr<TokenCounter> tokens;
-  std::string unit = "words";
-  CostFunction cost = BudgetWordCost();
-  // Token counts of summaries need the tokenizer's data; token budgets cannot do without it.
-  std::string token_error;
-  tokens = TokenCounter::Load(options.tokenizer, &token_error);
-  if (summarize.budget.unit == Budget::Unit::kTokens) {
-    if (!tokens) throw std::runtime_error(token_error);
-    summarize.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
-    cost = summarize.token_cost;
-    unit = std::string(EncodingName(options.tokenizer));
-  }
-  // Seeds by the scope's language: CJK scopes take cjk_seeds_path (when set).
-  const SeedSet seeds = summarize.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize.seeds_path);
-  // Points (points.h): polarity word lists, and each dump's rating scale — a property of the
-  // dump, so a shard store and a merged store read a rating alike.
-  const PolarityLexicon lexicon = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
-  SourceScales scales;
-  for (const auto& [path, range] : store.SourceRatings()) {
-    scales[path] = DetectRatingScale(range.min, range.max, range.labels_only,
-                                     {range.count, range.stars, range.tenths});
-  }
-  const SeedSet cjk_seeds =
-      options.cjk_seeds_path.empty() ? seeds : LoadSeeds(options.cjk_seeds_path);
-  auto seeds_for = [&](const std::vector<std::string>& texts) -> const SeedSet& {
-    if (options.cjk_seeds_path.empty()) return seeds;
-    return MostlyCjk(texts) ? cjk_seeds : seeds;
-  };
+// SummarizeStore's run, as named steps (the shape of Merger::Run, merge.cc): a planner (what the
+// run reads and what it re-scores), workers (embed, score, select, points per product) and an
+// ordered writer on this thread (results written in product order, so the store is the same
+// whatever the thread count).
+class StoreSummarizer {
+ public:
+  StoreSummarizer(ReviewStore& store, const RunOptions& options)
+      : store_(store), options_(options), summarize_(options.summarize) {}
 
-  // One consistent snapshot: the reviews stored when the run starts. Ingest only appends, so a
-  // concurrent ingest adds reviews above this id and the run never sees half of them.
-  const int64_t snapshot = store.MaxReviewId();
-  // Products with at least one review in the snapshot that passes the filter, with the number of
-  // such reviews (to size the batches read below).
-  std::vector<std::string> products;
-  std::vector<int64_t> review_counts;
-  {
-    std::vector<std::pair<std::string, int64_t>> counts =
-        store.ProductReviewCounts(snapshot, options.filter);
-    if (options.products.empty()) {
-      for (auto& [key, n] : counts) {
-        products.push_back(std::move(key));
-        review_counts.push_back(n);
-      }
-    } else {
-      for (const std::string& p : options.products) {
-        if (!store.HasProduct(p))
-          throw std::runtime_error("no product '" + p + "' in " + store.path());
-        const auto at = std::lower_bound(counts.begin(), counts.end(), p,
-                                         [](const std::pair<std::string, int64_t>& c,
-                                            const std::string& k) { return c.first < k; });
-        products.push_back(p);
-        review_counts.push_back(at != counts.end() && at->first == p ? at->second : 0);
-      }
-    }
-  }
-
-  // The opinion model (train.h): chosen, or trained on the store's ratings, before the run starts.
-  std::optional<ChosenOpinionModel> opinion;
-  if (options.opinions == RunOptions::Opinions::kDefault) {
-    opinion = DefaultOpinion();
-  } else if (options.opinions == RunOptions::Opinions::kAuto) {
-    opinion = ChooseOpinionModel(store, true);
-  }
-
-  if (opinion) summarize.opinions = &opinion->model;
-
-  RunInfo info;
-  info.key = RunKey(options) + ";opinion=" + (opinion ? opinion->hash : "none");
-  info.snapshot_review_id = snapshot;
-  {
-    EmbedderPool pool(options.embedder, options.use_lite);
-    info.embedder = pool.Describe();
-    info.model_hash = pool.ModelHash();
-  }
-  std::ostringstream params;
-  params << "{\"budget\":" << JsonQuote(summarize.budget.ToString()) << ",\"scopes\":"
-         << JsonQuote(std::string(options.review_scope ? "review " : "") +
-                      (options.product_scope ? "product" : ""))
-         << ",\"embedder\":" << JsonQuote(EmbedderChoiceName(options.embedder))
-         << ",\"tokenizer\":" << JsonQuote(EncodingName(options.tokenizer))
-         << ",\"products\":" << (options.products.empty() ? 0 : options.products.size())
-         << ",\"opinion_model\":" << JsonQuote(opinion ? opinion->description : "none (word lists)")
-         << ",\"key\":" << JsonQuote(info.key) << "}";
-  info.params_json = params.str();
-
-  // Incremental: a finished run with the same key (same parameters, same models) stays valid for
-  // every product whose summary covered exactly the reviews the product has now
-  // (summaries.reviews_covered); the others are re-scored: a product with new reviews, one the
-  // run never summarised, one a merge gave reviews another shard's run read (merge.h). A summary
-  // made before schema 9 (no coverage) falls back to the run's snapshot: re-scored when the
-  // product has a review above it. Reviews never change once stored, so their review-scope
-  // summaries stay valid too; a review without one gets one.
-  std::optional<RunInfo> previous = store.FindRun(info.key);
-  const bool incremental = options.incremental && previous && !previous->finished_at.empty() &&
-                           previous->snapshot_review_id > 0 &&
-                           previous->model_hash == info.model_hash;
-  std::unordered_map<std::string, int64_t> all_reviews;  // per product, whatever the filter
-  for (auto& [key, n] : store.ProductReviewCounts(snapshot, ReviewFilter{})) all_reviews[key] = n;
-  std::vector<bool> recompute(products.size(), true);
-  std::unordered_set<int64_t> reviews_done;
-  if (incremental) {
-    const std::vector<std::string> changed =
-        store.ProductsChangedSince(previous->snapshot_review_id, snapshot);
-    const auto covered = store.ProductCoverage(previous->id);
-    for (size_t p = 0; p < products.size(); ++p) {
-      const auto c = covered.find(products[p]);
-      if (c == covered.end()) continue;  // never summarised: re-score
-      recompute[p] = c->second ? *c->second != all_reviews[products[p]]
-                               : std::binary_search(changed.begin(), changed.end(), products[p]);
-    }
-    if (options.review_scope) reviews_done = store.ReviewsSummarised(previous->id);
-  }
-
-  RunReport report;
-  report.embedder = info.embedder;
-  report.opinion_model = opinion ? opinion->description : "none (word lists)";
-  if (opinion && opinion->training && !opinion->training->trained) {
-    report.opinion_notice = opinion->training->notice;
-  }
-  std::vector<size_t> todo;
-  for (size_t p = 0; p < products.size(); ++p) {
-    if (recompute[p]) {
-      todo.push_back(p);
-    } else {
-      ++report.products_reused;
-    }
-  }
-  const std::vector<std::string> previous_heads =
-      incremental ? store.RunHeadNames(previous->id) : std::vector<std::string>{};
-  RunWriter writer(store, info, previous_heads, incremental);
-
-  // Products in parallel: this thread reads each product's reviews and writes results in product
-  // order (so the store is the same whatever the thread count); workers embed, score and select.
-  // A product above kHugeScopeSentences runs alone, so memory stays that of one product.
-  int threads = options.threads > 0
-                    ? options.threads
-                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  threads =
-      std::min<int>({threads, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo.size(), 1))});
-  UseLiteOptions use_lite = options.use_lite;
-  if (threads > 1) use_lite.threads = 1;  // parallel over products, not inside one
-  BoundedQueue<ProductJob> jobs(static_cast<size_t>(threads));
-  BoundedQueue<ProductResult> results(static_cast<size_t>(threads) * 2);
-  std::mutex failure_mu;
-  std::exception_ptr failure;
-  auto fail = [&](std::exception_ptr e) {
-    {
-      std::lock_guard lock(failure_mu);
-      if (!failure) failure = e;
-    }
-    jobs.Cancel();
-    results.Cancel();
-  };
-  // Merchants' replies are dropped, on this thread before a product's size is judged, with the
-  // other text that is not a reviewer's point (fragments; kept with skip_fragments off).
-  const std::shared_ptr<const FragmentRule> reply_rule =
-      !summarize.selector.skip_fragments ? nullptr
-      : summarize.selector.fragment_rule ? summarize.selector.fragment_rule
-                                         : DefaultFragmentRule();
-  const auto shared_use_lite = std::make_shared<SharedUseLite>(use_lite);
-  MemoryBudget budget(kSummarizeMemoryBudget);
-  auto work = [&] {
+  RunReport Run() {
+    LoadScoringData();
+    ListProducts();
+    ChooseOpinions();
+    DescribeRun();
+    PlanRescoring();
+    writer_.emplace(store_, info_, previous_heads_, incremental_);
+    StartWorkers();
     try {
-      EmbedderPool pool(options.embedder, shared_use_lite);
-      const CostFunction worker_cost = unit == "words" ? BudgetWordCost() : cost;
-      while (auto job = jobs.Pop()) {
-        ProductResult out;
-        out.seq = job->seq;
-        auto add = [&](const std::string& scope, const std::string& subject,
-                       const std::vector<StoredReview>& reviews, const StoredReview* only) {
-          std::vector<std::string> texts;
-          std::vector<int64_t> ids;
-          std::string source_text;
-          for (const StoredReview& review : reviews) {
-            if (only && &review != only) continue;
-            for (const StoredSentence& s : review.sentences) {
-              texts.push_back(s.text);
-              ids.push_back(s.id);
-            }
-            (source_text += review.text) += only ? "" : "\n";
-          }
-          if (texts.empty()) return;
-          const MemoryBudget::Hold hold(budget, EstimatedScopeBytes(texts.size()));
-          Embedder& embedder = pool.For(texts);
-          ScopeSummary result =
-              SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview,
-                             summarize, seeds_for(texts), embedder);
-          ScopeResult r;
-          // Each review's sentences scored together: salience is their share of its verdict; the
-          // stored score is the model's with the word lists as a prior (CombineWithWordLists).
-          for (const StoredReview& review : reviews) {
-            if (!opinion || (only && &review != only)) continue;
-            std::vector<std::string> sentences;
-            for (const StoredSentence& s : review.sentences) sentences.push_back(s.text);
-            std::vector<SentenceOpinion> o = opinion->model.Score(sentences);
-            for (size_t i = 0; i < o.size(); ++i) {
-              const int words = lexicon.Score(sentences[i]);
-              o[i].score = CombineWithWordLists(o[i].score, (words > 0) - (words < 0));
-            }
-            r.opinions.insert(r.opinions.end(), o.begin(), o.end());
-          }
-          r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost,
-                                  unit, embedder.name(), tokens.get());
-          if (scope == "product") r.summary.reviews_covered = job->reviews_covered;
-          if (scope == "product") {
-            r.points =
-                ProductPoints(reviews, texts, ids, result, summarize.selector, embedder.name(),
-                              lexicon, scales, r.opinions, opinion ? opinion->model.band() : 0.0f);
-          }
-          r.sentence_ids = std::move(ids);
-          r.weights = std::move(result.weights);
-          r.sentences = texts.size();
-          out.scopes.push_back(std::move(r));
-        };
-        if (job->product_scope) {
-          out.sampled = SentenceCount(job->reviews) > kMaxScopeSentences;
-          add("product", job->product, out.sampled ? SampleReviews(job->reviews) : job->reviews,
-              nullptr);
-        }
-        for (const StoredReview& review : job->reviews) {
-          if (job->review_scope && !(job->reviews_done && job->reviews_done->count(review.id))) {
-            add("review", std::to_string(review.id), job->reviews, &review);
-          }
-        }
-        if (!results.Push(std::move(out))) break;  // cancelled
-      }
+      FeedAndWrite();
     } catch (...) {
-      fail(std::current_exception());
+      Fail(std::current_exception());
     }
-  };
-  std::vector<std::thread> workers;
-  try {
-    for (int t = 0; t < threads; ++t) workers.emplace_back(work);
-  } catch (const std::system_error& e) {
-    jobs.Cancel();
-    results.Cancel();
-    for (auto& w : workers) w.join();
-    throw std::runtime_error("cannot start " + std::to_string(threads) +
-                             " summarize threads: " + e.what() + "; use fewer --threads");
+    jobs_->Cancel();
+    for (auto& w : workers_) w.join();
+    if (failure_) {
+      store_.Rollback();
+      std::rethrow_exception(failure_);
+    }
+    CheckSomethingWasSummarised();
+    report_.run_id = writer_->Finish();
+    return report_;
   }
 
-  std::map<size_t, ProductResult> pending;
-  size_t next_write = 0, in_flight = 0;
+ private:
+  // Reviews are read in batches of products (kReadBatchProducts, at most kReadBatchReviews
+  // reviews unless one product alone has more): two queries per batch instead of two per product.
+  static constexpr size_t kReadBatchProducts = 256;
+  static constexpr int64_t kReadBatchReviews = 20000;
   // Writes are committed at most every kCommitEvery, and before this thread waits for a worker
   // longer than what is left of that interval: the write lock is never held much longer than
   // kCommitEvery, so a concurrent ingest waits at most about that, not the length of the run. A
@@ -830,111 +619,398 @@ RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
   // rows at scattered places, so a longer interval writes each touched page once for more rows:
   // 1 s instead of 0.1 s wrote 0.59 instead of 1.33 M blocks on 100,000 reviews in 20-review
   // products (a concurrent ingest waits up to about 1 s, well within the 10 s busy timeout).
-  constexpr auto kCommitEvery = std::chrono::milliseconds(1000);
-  auto last_commit = std::chrono::steady_clock::now();
-  size_t reported = 0;
-  auto commit = [&] {
-    writer.WritePending();
-    store.Flush();
-    last_commit = std::chrono::steady_clock::now();
-    if (options.progress && reported != next_write) {
-      reported = next_write;
-      options.progress(report.products_reused + next_write, products.size());
+  static constexpr auto kCommitEvery = std::chrono::milliseconds(1000);
+
+  // Step 1: the tokenizer (token counts of summaries; token budgets cannot do without it), the
+  // seeds, the polarity word lists and each dump's rating scale — a property of the dump, so a
+  // shard store and a merged store read a rating alike.
+  void LoadScoringData() {
+    std::string token_error;
+    tokens_ = TokenCounter::Load(options_.tokenizer, &token_error);
+    if (summarize_.budget.unit == Budget::Unit::kTokens) {
+      if (!tokens_) throw std::runtime_error(token_error);
+      std::shared_ptr<TokenCounter> tokens = tokens_;
+      summarize_.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
+      cost_ = summarize_.token_cost;
+      unit_ = std::string(EncodingName(options_.tokenizer));
     }
-  };
-  auto write_ready = [&](bool wait) {
-    if (wait) {
-      std::optional<ProductResult> r = results.PopUntil(last_commit + kCommitEvery);
-      if (!r) {
-        commit();
-        r = results.Pop();
+    seeds_ = summarize_.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize_.seeds_path);
+    lexicon_ = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
+    for (const auto& [path, range] : store_.SourceRatings()) {
+      scales_[path] = DetectRatingScale(range.min, range.max, range.labels_only,
+                                        {range.count, range.stars, range.tenths});
+    }
+    cjk_seeds_ = options_.cjk_seeds_path.empty() ? seeds_ : LoadSeeds(options_.cjk_seeds_path);
+  }
+
+  // Seeds by the scope's language: CJK scopes take cjk_seeds_path (when set).
+  const SeedSet& SeedsFor(const std::vector<std::string>& texts) const {
+    if (options_.cjk_seeds_path.empty()) return seeds_;
+    return MostlyCjk(texts) ? cjk_seeds_ : seeds_;
+  }
+
+  // Step 2: one consistent snapshot, the reviews stored when the run starts (ingest only appends,
+  // so a concurrent ingest adds reviews above this id and the run never sees half of them), and
+  // the products with at least one review in it that passes the filter, with the number of such
+  // reviews (to size the batches read).
+  void ListProducts() {
+    snapshot_ = store_.MaxReviewId();
+    std::vector<std::pair<std::string, int64_t>> counts =
+        store_.ProductReviewCounts(snapshot_, options_.filter);
+    if (options_.products.empty()) {
+      for (auto& [key, n] : counts) {
+        products_.push_back(std::move(key));
+        review_counts_.push_back(n);
       }
-      if (!r) return false;
-      pending.emplace(r->seq, std::move(*r));
+      return;
     }
-    for (auto it = pending.find(next_write); it != pending.end(); it = pending.find(next_write)) {
-      const size_t p = todo[it->first];
-      if (incremental) writer.DeleteProduct(products[p]);
-      for (ScopeResult& r : it->second.scopes) {
-        ++(r.summary.scope == "product" ? report.product_summaries : report.review_summaries);
-        report.sentences_scored += r.sentences;
-        const std::string subject = r.summary.subject;
-        writer.Write(r.sentence_ids, r.weights, r.opinions, std::move(r.summary));
-        if (!r.points.empty()) writer.WritePoints(subject, std::move(r.points));
+    for (const std::string& p : options_.products) {
+      if (!store_.HasProduct(p))
+        throw std::runtime_error("no product '" + p + "' in " + store_.path());
+      const auto at = std::lower_bound(counts.begin(), counts.end(), p,
+                                       [](const std::pair<std::string, int64_t>& c,
+                                          const std::string& k) { return c.first < k; });
+      products_.push_back(p);
+      review_counts_.push_back(at != counts.end() && at->first == p ? at->second : 0);
+    }
+  }
+
+  // Step 3: the opinion model (train.h): chosen, or trained on the store's ratings.
+  void ChooseOpinions() {
+    if (options_.opinions == RunOptions::Opinions::kDefault) {
+      opinion_ = DefaultOpinion();
+    } else if (options_.opinions == RunOptions::Opinions::kAuto) {
+      opinion_ = ChooseOpinionModel(store_, true);
+    }
+    if (opinion_) summarize_.opinions = &opinion_->model;
+  }
+
+  // Step 4: the run's key, models and parameters, as stored in `runs`.
+  void DescribeRun() {
+    info_.key = RunKey(options_) + ";opinion=" + (opinion_ ? opinion_->hash : "none");
+    info_.snapshot_review_id = snapshot_;
+    {
+      EmbedderPool pool(options_.embedder, options_.use_lite);
+      info_.embedder = pool.Describe();
+      info_.model_hash = pool.ModelHash();
+    }
+    std::ostringstream params;
+    params << "{\"budget\":" << JsonQuote(summarize_.budget.ToString()) << ",\"scopes\":"
+           << JsonQuote(std::string(options_.review_scope ? "review " : "") +
+                        (options_.product_scope ? "product" : ""))
+           << ",\"embedder\":" << JsonQuote(EmbedderChoiceName(options_.embedder))
+           << ",\"tokenizer\":" << JsonQuote(EncodingName(options_.tokenizer))
+           << ",\"products\":" << (options_.products.empty() ? 0 : options_.products.size())
+           << ",\"opinion_model\":"
+           << JsonQuote(opinion_ ? opinion_->description : "none (word lists)")
+           << ",\"key\":" << JsonQuote(info_.key) << "}";
+    info_.params_json = params.str();
+  }
+
+  // Step 5, incremental: a finished run with the same key (same parameters, same models) stays
+  // valid for every product whose summary covered exactly the reviews the product has now
+  // (summaries.reviews_covered); the others are re-scored: a product with new reviews, one the
+  // run never summarised, one a merge gave reviews another shard's run read (merge.h). A summary
+  // made before schema 9 (no coverage) falls back to the run's snapshot: re-scored when the
+  // product has a review above it. Reviews never change once stored, so their review-scope
+  // summaries stay valid too; a review without one gets one. Fills todo_.
+  void PlanRescoring() {
+    std::optional<RunInfo> previous = store_.FindRun(info_.key);
+    incremental_ = options_.incremental && previous && !previous->finished_at.empty() &&
+                   previous->snapshot_review_id > 0 && previous->model_hash == info_.model_hash;
+    for (auto& [key, n] : store_.ProductReviewCounts(snapshot_, ReviewFilter{})) {
+      all_reviews_[key] = n;
+    }
+    std::vector<bool> recompute(products_.size(), true);
+    if (incremental_) {
+      const std::vector<std::string> changed =
+          store_.ProductsChangedSince(previous->snapshot_review_id, snapshot_);
+      const auto covered = store_.ProductCoverage(previous->id);
+      for (size_t p = 0; p < products_.size(); ++p) {
+        const auto c = covered.find(products_[p]);
+        if (c == covered.end()) continue;  // never summarised: re-score
+        recompute[p] = c->second ? *c->second != all_reviews_[products_[p]]
+                                 : std::binary_search(changed.begin(), changed.end(), products_[p]);
       }
-      ++report.products_rescored;
-      report.products_sampled += it->second.sampled;
-      pending.erase(it);
-      ++next_write;
-      --in_flight;
-      if (std::chrono::steady_clock::now() - last_commit > kCommitEvery) commit();
+      if (options_.review_scope) reviews_done_ = store_.ReviewsSummarised(previous->id);
     }
-    return true;
-  };
-  // Reviews are read in batches of products (kReadBatchProducts, at most kReadBatchReviews
-  // reviews unless one product alone has more): two queries per batch instead of two per product.
-  std::vector<std::vector<StoredReview>> batch;
-  size_t batch_first = 0;
-  auto read_batch = [&](size_t k) {
-    std::vector<std::string> keys;
-    int64_t reviews = 0;
-    for (size_t j = k; j < todo.size() && keys.size() < kReadBatchProducts; ++j) {
-      const int64_t n = review_counts[todo[j]];
-      if (!keys.empty() && reviews + n > kReadBatchReviews) break;
-      keys.push_back(products[todo[j]]);
-      reviews += n;
+    report_.embedder = info_.embedder;
+    report_.opinion_model = opinion_ ? opinion_->description : "none (word lists)";
+    if (opinion_ && opinion_->training && !opinion_->training->trained) {
+      report_.opinion_notice = opinion_->training->notice;
     }
-    batch = store.GetProductsReviews(keys, snapshot, options.filter);
-    batch_first = k;
-  };
-  try {
-    for (size_t k = 0; k < todo.size() && !failure; ++k) {
-      if (k >= batch_first + batch.size()) read_batch(k);
+    for (size_t p = 0; p < products_.size(); ++p) {
+      if (recompute[p]) {
+        todo_.push_back(p);
+      } else {
+        ++report_.products_reused;
+      }
+    }
+    if (incremental_) previous_heads_ = store_.RunHeadNames(previous->id);
+  }
+
+  // Step 6: the workers. Products run in parallel, not inside one (one USE-lite model shared by
+  // all). Merchants' replies are dropped, on this thread before a product's size is judged, with
+  // the other text that is not a reviewer's point (fragments; kept with skip_fragments off).
+  void StartWorkers() {
+    threads_ = options_.threads > 0
+                   ? options_.threads
+                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    threads_ = std::min<int>(
+        {threads_, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo_.size(), 1))});
+    UseLiteOptions use_lite = options_.use_lite;
+    if (threads_ > 1) use_lite.threads = 1;  // parallel over products, not inside one
+    jobs_.emplace(static_cast<size_t>(threads_));
+    results_.emplace(static_cast<size_t>(threads_) * 2);
+    reply_rule_ = !summarize_.selector.skip_fragments ? nullptr
+                  : summarize_.selector.fragment_rule ? summarize_.selector.fragment_rule
+                                                      : DefaultFragmentRule();
+    shared_use_lite_ = std::make_shared<SharedUseLite>(use_lite);
+    try {
+      for (int t = 0; t < threads_; ++t) workers_.emplace_back([this] { WorkerLoop(); });
+    } catch (const std::system_error& e) {
+      jobs_->Cancel();
+      results_->Cancel();
+      for (auto& w : workers_) w.join();
+      throw std::runtime_error("cannot start " + std::to_string(threads_) +
+                               " summarize threads: " + e.what() + "; use fewer --threads");
+    }
+  }
+
+  void Fail(std::exception_ptr e) {
+    {
+      std::lock_guard lock(failure_mu_);
+      if (!failure_) failure_ = e;
+    }
+    jobs_->Cancel();
+    results_->Cancel();
+  }
+
+  // A worker: products from jobs_ to results_ until the queue closes or the run fails.
+  void WorkerLoop() {
+    try {
+      EmbedderPool pool(options_.embedder, shared_use_lite_);
+      const CostFunction worker_cost = unit_ == "words" ? BudgetWordCost() : cost_;
+      while (auto job = jobs_->Pop()) {
+        ProductResult out;
+        out.seq = job->seq;
+        if (job->product_scope) {
+          out.sampled = SentenceCount(job->reviews) > kMaxScopeSentences;
+          SummarizeScopeOf(*job, "product", job->product,
+                           out.sampled ? SampleReviews(job->reviews) : job->reviews, nullptr, pool,
+                           worker_cost, out);
+        }
+        for (const StoredReview& review : job->reviews) {
+          if (job->review_scope && !(job->reviews_done && job->reviews_done->count(review.id))) {
+            SummarizeScopeOf(*job, "review", std::to_string(review.id), job->reviews, &review, pool,
+                             worker_cost, out);
+          }
+        }
+        if (!results_->Push(std::move(out))) break;  // cancelled
+      }
+    } catch (...) {
+      Fail(std::current_exception());
+    }
+  }
+
+  // One scope of a product (`only` null) or of one review: embed, score, select, the sentences'
+  // opinions and, for a product, its points; appended to `out`.
+  void SummarizeScopeOf(const ProductJob& job, const std::string& scope, const std::string& subject,
+                        const std::vector<StoredReview>& reviews, const StoredReview* only,
+                        EmbedderPool& pool, const CostFunction& worker_cost, ProductResult& out) {
+    std::vector<std::string> texts;
+    std::vector<int64_t> ids;
+    std::string source_text;
+    for (const StoredReview& review : reviews) {
+      if (only && &review != only) continue;
+      for (const StoredSentence& s : review.sentences) {
+        texts.push_back(s.text);
+        ids.push_back(s.id);
+      }
+      (source_text += review.text) += only ? "" : "\n";
+    }
+    if (texts.empty()) return;
+    const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size()));
+    Embedder& embedder = pool.For(texts);
+    ScopeSummary result =
+        SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview, summarize_,
+                       SeedsFor(texts), embedder);
+    ScopeResult r;
+    // Each review's sentences scored together: salience is their share of its verdict; the
+    // stored score is the model's with the word lists as a prior (CombineWithWordLists).
+    for (const StoredReview& review : reviews) {
+      if (!opinion_ || (only && &review != only)) continue;
+      std::vector<std::string> sentences;
+      for (const StoredSentence& s : review.sentences) sentences.push_back(s.text);
+      std::vector<SentenceOpinion> o = opinion_->model.Score(sentences);
+      for (size_t i = 0; i < o.size(); ++i) {
+        const int words = lexicon_.Score(sentences[i]);
+        o[i].score = CombineWithWordLists(o[i].score, (words > 0) - (words < 0));
+      }
+      r.opinions.insert(r.opinions.end(), o.begin(), o.end());
+    }
+    r.summary = MakeSummary(scope, subject, ids, texts, source_text, result, worker_cost, unit_,
+                            embedder.name(), tokens_.get());
+    if (scope == "product") r.summary.reviews_covered = job.reviews_covered;
+    if (scope == "product") {
+      r.points =
+          ProductPoints(reviews, texts, ids, result, summarize_.selector, embedder.name(), lexicon_,
+                        scales_, r.opinions, opinion_ ? opinion_->model.band() : 0.0f);
+    }
+    r.sentence_ids = std::move(ids);
+    r.weights = std::move(result.weights);
+    r.sentences = texts.size();
+    out.scopes.push_back(std::move(r));
+  }
+
+  // Step 7, on this thread: reads each product's reviews, hands them to the workers and writes
+  // their results in product order. A product above kHugeScopeSentences waits for the others to
+  // finish and runs alone, so memory stays that of one product.
+  void FeedAndWrite() {
+    last_commit_ = std::chrono::steady_clock::now();
+    for (size_t k = 0; k < todo_.size() && !failure_; ++k) {
+      if (k >= batch_first_ + batch_.size()) ReadBatch(k);
       ProductJob job;
       job.seq = k;
-      job.product = products[todo[k]];
-      job.reviews = std::move(batch[k - batch_first]);
-      if (reply_rule) DropMerchantReplies(&job.reviews, *reply_rule);
-      job.product_scope = options.product_scope;
-      job.reviews_covered = all_reviews[job.product];
-      job.review_scope = options.review_scope;
-      if (incremental) job.reviews_done = &reviews_done;
+      job.product = products_[todo_[k]];
+      job.reviews = std::move(batch_[k - batch_first_]);
+      if (reply_rule_) DropMerchantReplies(&job.reviews, *reply_rule_);
+      job.product_scope = options_.product_scope;
+      job.reviews_covered = all_reviews_[job.product];
+      job.review_scope = options_.review_scope;
+      if (incremental_) job.reviews_done = &reviews_done_;
       const bool huge = SentenceCount(job.reviews) > kHugeScopeSentences;
-      // A huge product waits for the others to finish and runs alone.
-      while (in_flight > 0 && (huge || in_flight >= static_cast<size_t>(threads) * 2)) {
-        if (!write_ready(true)) break;
+      while (in_flight_ > 0 && (huge || in_flight_ >= static_cast<size_t>(threads_) * 2)) {
+        if (!WriteReady(true)) break;
       }
-      ++in_flight;
-      if (!jobs.Push(std::move(job))) break;
+      ++in_flight_;
+      if (!jobs_->Push(std::move(job))) break;
       if (huge) {
-        while (in_flight > 0 && write_ready(true)) {
+        while (in_flight_ > 0 && WriteReady(true)) {
         }
       }
     }
-    jobs.Close();
-    while (in_flight > 0 && write_ready(true)) {
+    jobs_->Close();
+    while (in_flight_ > 0 && WriteReady(true)) {
     }
-    commit();
-  } catch (...) {
-    fail(std::current_exception());
+    Commit();
   }
-  jobs.Cancel();
-  for (auto& w : workers) w.join();
-  if (failure) {
-    store.Rollback();
-    std::rethrow_exception(failure);
+
+  // The reviews of the products todo_[k...] that make the next batch.
+  void ReadBatch(size_t k) {
+    std::vector<std::string> keys;
+    int64_t reviews = 0;
+    for (size_t j = k; j < todo_.size() && keys.size() < kReadBatchProducts; ++j) {
+      const int64_t n = review_counts_[todo_[j]];
+      if (!keys.empty() && reviews + n > kReadBatchReviews) break;
+      keys.push_back(products_[todo_[j]]);
+      reviews += n;
+    }
+    batch_ = store_.GetProductsReviews(keys, snapshot_, options_.filter);
+    batch_first_ = k;
   }
-  if (!incremental && report.product_summaries + report.review_summaries == 0) {
-    if (!options.filter.empty()) {
-      throw std::runtime_error(store.path() +
+
+  void Commit() {
+    writer_->WritePending();
+    store_.Flush();
+    last_commit_ = std::chrono::steady_clock::now();
+    if (options_.progress && reported_ != next_write_) {
+      reported_ = next_write_;
+      options_.progress(report_.products_reused + next_write_, products_.size());
+    }
+  }
+
+  // Writes every result that is next in product order; with `wait`, first waits for one result
+  // (committing when the wait would outlast kCommitEvery). False when the workers are done or
+  // cancelled.
+  bool WriteReady(bool wait) {
+    if (wait) {
+      std::optional<ProductResult> r = results_->PopUntil(last_commit_ + kCommitEvery);
+      if (!r) {
+        Commit();
+        r = results_->Pop();
+      }
+      if (!r) return false;
+      pending_.emplace(r->seq, std::move(*r));
+    }
+    for (auto it = pending_.find(next_write_); it != pending_.end();
+         it = pending_.find(next_write_)) {
+      const size_t p = todo_[it->first];
+      if (incremental_) writer_->DeleteProduct(products_[p]);
+      for (ScopeResult& r : it->second.scopes) {
+        ++(r.summary.scope == "product" ? report_.product_summaries : report_.review_summaries);
+        report_.sentences_scored += r.sentences;
+        const std::string subject = r.summary.subject;
+        writer_->Write(r.sentence_ids, r.weights, r.opinions, std::move(r.summary));
+        if (!r.points.empty()) writer_->WritePoints(subject, std::move(r.points));
+      }
+      ++report_.products_rescored;
+      report_.products_sampled += it->second.sampled;
+      pending_.erase(it);
+      ++next_write_;
+      --in_flight_;
+      if (std::chrono::steady_clock::now() - last_commit_ > kCommitEvery) Commit();
+    }
+    return true;
+  }
+
+  void CheckSomethingWasSummarised() const {
+    if (incremental_ || report_.product_summaries + report_.review_summaries > 0) return;
+    if (!options_.filter.empty()) {
+      throw std::runtime_error(store_.path() +
                                ": nothing to summarise: no review of the chosen products passes "
                                "the rating and date filter");
     }
-    throw std::runtime_error(store.path() + ": nothing to summarise (no sentences in the chosen " +
+    throw std::runtime_error(store_.path() + ": nothing to summarise (no sentences in the chosen " +
                              "products); ingest reviews first");
   }
-  report.run_id = writer.Finish();
-  return report;
+
+  ReviewStore& store_;
+  const RunOptions& options_;
+  SummarizeOptions summarize_;
+  // Step 1.
+  std::shared_ptr<TokenCounter> tokens_;
+  std::string unit_ = "words";
+  CostFunction cost_ = BudgetWordCost();
+  SeedSet seeds_, cjk_seeds_;
+  PolarityLexicon lexicon_;
+  SourceScales scales_;
+  // Steps 2-5.
+  int64_t snapshot_ = 0;
+  std::vector<std::string> products_;
+  std::vector<int64_t> review_counts_;
+  std::optional<ChosenOpinionModel> opinion_;
+  RunInfo info_;
+  bool incremental_ = false;
+  std::unordered_map<std::string, int64_t> all_reviews_;  // per product, whatever the filter
+  std::unordered_set<int64_t> reviews_done_;
+  std::vector<std::string> previous_heads_;
+  std::vector<size_t> todo_;  // indexes into products_ to (re)score, in order
+  RunReport report_;
+  std::optional<RunWriter> writer_;
+  // Step 6.
+  int threads_ = 1;
+  std::optional<BoundedQueue<ProductJob>> jobs_;
+  std::optional<BoundedQueue<ProductResult>> results_;
+  std::mutex failure_mu_;
+  std::exception_ptr failure_;
+  std::shared_ptr<const FragmentRule> reply_rule_;
+  std::shared_ptr<SharedUseLite> shared_use_lite_;
+  MemoryBudget budget_{kSummarizeMemoryBudget};
+  std::vector<std::thread> workers_;
+  // Step 7.
+  std::vector<std::vector<StoredReview>> batch_;
+  size_t batch_first_ = 0;
+  std::map<size_t, ProductResult> pending_;
+  size_t next_write_ = 0, in_flight_ = 0;
+  std::chrono::steady_clock::time_point last_commit_;
+  size_t reported_ = 0;
+};
+
+}  // namespace
+
+RunReport SummarizeStore(ReviewStore& store, const RunOptions& options) {
+  return StoreSummarizer(store, options).Run();
 }
 
 }  // namespace revsum
