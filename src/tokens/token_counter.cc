@@ -2,12 +2,9 @@
 // text with it. The file format is written by scripts/convert-tiktoken.cjs.
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <utility>
-
-#include <openssl/evp.h>
 
 #include "bpe_ranks.h"
 #include "pretokenizer.h"
