@@ -84,11 +84,11 @@ struct Product {
 // Reads `product` from `store` and normalises ratings as SummarizeStore does (per source).
 Product ReadProduct(revsum::ReviewStore& store, const std::string& product) {
   std::unordered_map<std::string, revsum::RatingScale> scales;
-  for (const auto& [path, range] : store.SourceRatings()) {
+  for (const auto& [path, range] : store.reviews().SourceRatings()) {
     scales[path] = revsum::DetectRatingScale(range.min, range.max, range.labels_only);
   }
   Product p;
-  p.reviews = store.GetProductReviews(product);
+  p.reviews = store.reviews().GetProductReviews(product);
   if (p.reviews.empty()) throw std::runtime_error("no reviews for product '" + product + "'");
   for (const StoredReview& r : p.reviews) {
     std::optional<double> v;

@@ -133,7 +133,7 @@ std::string SentenceCitation(const std::string& citation_id, int32_t index);
 // The id as a citation writes it, without the brackets (CitationMark's percent-encoding): also
 // how a review-scope heading names its review.
 std::string CitationText(const std::string& citation_id);
-// The citations of the store next to `id` in sort order (ReviewStore::CitationNeighbours).
+// The citations of the store next to `id` in sort order (ReviewQueries::CitationNeighbours).
 using CitationNeighbours = std::function<std::vector<std::string>(const std::string& id)>;
 // Short marks of a product's cited ids (see the header comment), by id: "[<shortest prefix of at
 // least 8 characters (10 for h:) that no other citation of `ids` or of the store shares>]"; the

@@ -40,17 +40,6 @@
 
 namespace revsum {
 
-// Rows added to the output by one merge (0 everywhere when the input was already merged).
-struct MergeCounts {
-  int64_t sources = 0, products = 0, reviews = 0, sentences = 0, rejects = 0, runs = 0, scores = 0,
-          summaries = 0;
-  // Runs finished on one side (output or input) and interrupted on the other: readable after the
-  // merge, with the products the interrupted side had not reached left for `summarize`.
-  int64_t interrupted_runs = 0;
-
-  MergeCounts& operator+=(const MergeCounts& o);
-};
-
 // Checks that `input` can be merged: an existing revsum store at this build's schema
 // (kSchemaVersion), opened read-only. Throws StoreError naming the file otherwise (another SQLite
 // database, an older or newer schema, not SQLite at all). Writes nothing anywhere.

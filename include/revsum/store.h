@@ -197,33 +197,50 @@ struct StoredPoint {
   std::vector<StoredPointMember> members;  // not filled by LatestPoints
 };
 
-class ReviewStore {
- public:
-  // Opens (creating if needed) and migrates the database at `path`. Checks before it writes: a
-  // file that is not a revsum store (another SQLite database, a newer schema, not SQLite at all)
-  // is refused with StoreError and left untouched; "" and ":memory:" are refused (nothing would be
-  // kept). Concurrent first opens of a new file wait for each other. With read_only, nothing is
-  // written, and a WAL store in a read-only folder is still readable.
-  static std::unique_ptr<ReviewStore> Open(const std::string& path, const StoreOptions& = {});
-  ~ReviewStore();
-  ReviewStore(const ReviewStore&) = delete;
-  ReviewStore& operator=(const ReviewStore&) = delete;
-
-  const std::string& path() const { return path_; }
-  sqlite3* handle() { return db_; }
-
-  // --- ingest -------------------------------------------------------------------------------
-  // Registers (or finds) a dump by path; returns its id.
-  int64_t AddSource(const std::string& path, const std::string& format, uint64_t size_bytes);
-  // A range of ratings: {min, max, every rating 0 or 1}, and how many lie in each standard scale
-  // (RatingCounts, points.h: recorded per dump by ingest since schema 10, zero where unknown).
-  struct RatingRange {
-    double min = 0, max = 0;
-    bool labels_only = false;
-    uint64_t count = 0, stars = 0, tenths = 0;
-  };
+// A range of ratings: {min, max, every rating 0 or 1}, and how many lie in each standard scale
+// (RatingCounts, points.h: recorded per dump by ingest since schema 10, zero where unknown).
+struct RatingRange {
+  double min = 0, max = 0;
+  bool labels_only = false;
+  uint64_t count = 0, stars = 0, tenths = 0;
   // `range` widened by `rating` (set by the first).
   static void Widen(std::optional<RatingRange>& range, double rating);
+};
+
+// What ReviewWriter::AddReview computes from a review before it touches the database: its content
+// hash and each sentence's FtsCjkGrams (sentences.search; empty for a sentence without CJK).
+struct PreparedReview {
+  uint64_t content_hash = 0;
+  std::vector<std::string> fts_texts;  // parallel to the sentences, or empty when none has CJK
+};
+
+// What an export cites and filters on, per review of a product (ReviewQueries::ProductReviewFacts).
+struct ReviewFacts {
+  int64_t id = 0;
+  std::string external_id;    // the dump's own id; "" when the dump had none
+  uint64_t content_hash = 0;  // ReviewContentHash: the same in every store that holds it
+  std::optional<double> rating;
+  std::optional<int64_t> time;  // unix seconds
+};
+
+namespace store_internal {
+class Connection;  // the one SQLite connection and its write batch (src/store/connection.h)
+}
+
+// The store is one connection shared by one object per concern, each owning its SQL in
+// src/store/: ingest writes (ReviewWriter), reading reviews (ReviewQueries), runs with their scores
+// and summaries (RunStore), points (PointStore), opinion models (OpinionModelStore), full-text
+// search (SearchIndex) and the report page's reads (ReportReader); MergeStores merges two stores.
+// Writes of every concern join the one open batch (ReviewStore::Flush commits it); reads that
+// say so commit it first.
+
+// --- ingest (src/store/review_writer.cc) ------------------------------------------------------
+class ReviewWriter {
+ public:
+  explicit ReviewWriter(store_internal::Connection& c);
+  ~ReviewWriter();
+  // Registers (or finds) a dump by path; returns its id.
+  int64_t AddSource(const std::string& path, const std::string& format, uint64_t size_bytes);
   // Records the counts of the latest ingest of part `shard` of `shards` of a source (1 of 1: the
   // whole dump; see IngestShard), and the range of the ratings its records carry (unioned with
   // the range of earlier ingests of the same path). The source's counts are then its parts'
@@ -234,13 +251,7 @@ class ReviewStore {
   // Adds a review and its sentences. Returns false, and stores nothing, when a review with the
   // same content hash is already stored.
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences);
-  // What AddReview computes from a review before it touches the database: its content hash and
-  // each sentence's FtsCjkGrams (sentences.search; empty for a sentence without CJK). Pure, so
-  // ingest's segmentation workers prepare it off the writer thread.
-  struct PreparedReview {
-    uint64_t content_hash = 0;
-    std::vector<std::string> fts_texts;  // parallel to the sentences, or empty when none has CJK
-  };
+  // Pure, so ingest's segmentation workers prepare it off the writer thread.
   static PreparedReview Prepare(const Review& review, const std::vector<Sentence>& sentences);
   // AddReview with `prepared` = Prepare(review, sentences).
   bool AddReview(int64_t source_id, const Review& review, const std::vector<Sentence>& sentences,
@@ -249,16 +260,19 @@ class ReviewStore {
   // when it has no raw bytes): the same bad record from another path is stored once, a new bad
   // record at a reused path and line is kept.
   void AddReject(int64_t source_id, const Reject& reject);
-  // Commits the open batch (also done automatically every batch_size records). Then, when the WAL
-  // has grown past kWalBoundBytes, checkpoints it with TRUNCATE, waiting up to 10 s for readers
-  // that hold an old snapshot; the WAL stays bounded unless a reader keeps one for longer.
-  void Flush();
-  // Drops the open batch. Destroying the store does this too: only what was committed (every
-  // batch_size records, by Flush, FinishSource, FinishRun) is kept, so a failure mid-way never
-  // commits half a review or half a run.
-  void Rollback();
+  // Forgets the product ids it cached from rows a rollback removed.
+  void ForgetUncommitted();
 
-  // --- reading ------------------------------------------------------------------------------
+ private:
+  store_internal::Connection& c_;
+  struct Statements;
+  std::unique_ptr<Statements> stmts_;
+};
+
+// --- reading reviews (src/store/review_queries.cc) ---------------------------------------------
+class ReviewQueries {
+ public:
+  explicit ReviewQueries(store_internal::Connection& c) : c_(c) {}
   StoreStats Stats();
   std::optional<StoredReview> GetReview(int64_t review_id);
   // The highest review id stored; reviews are only ever appended, so "id <= MaxReviewId() at the
@@ -289,19 +303,35 @@ class ReviewStore {
   // preparation, two queries, a commit) is what limited summarising many small products.
   std::vector<std::vector<StoredReview>> GetProductsReviews(
       const std::vector<std::string>& products, int64_t up_to, const ReviewFilter& filter = {});
-  // Batch writes for the same writer: AddSummary for each summary and AddPoints for each product,
-  // with each statement prepared once per call instead of once per row.
-  void AddSummaries(const std::vector<StoredSummary>& summaries);
-  void AddPointsOfProducts(
-      int64_t run_id, const std::vector<std::pair<std::string, std::vector<StoredPoint>>>& points);
   bool HasProduct(const std::string& product);
-  // Full-text search over sentences (see FtsQuery). Throws StoreError("search: ...") with SQLite's
-  // message on an FTS5 syntax error.
-  std::vector<SearchHit> Search(const std::string& query, size_t limit);
   // Reject reasons with their counts, most frequent first.
   std::vector<std::pair<std::string, int64_t>> RejectReasons(size_t limit);
+  // Product keys with a review whose id is in (after, up_to], sorted: the products an ingest
+  // changed since a run that read reviews up to `after`.
+  std::vector<std::string> ProductsChangedSince(int64_t after, int64_t up_to);
+  // Reviews with a rating among those with id <= up_to.
+  int64_t RatedReviewCount(int64_t up_to = INT64_MAX);
+  // What an export cites and filters on, per review of a product, in id order.
+  std::vector<ReviewFacts> ProductReviewFacts(const std::string& product);
+  // True when the product has rated reviews and every one comes from a dump of 0/1 labels
+  // (sources.rating_labels).
+  bool RatedWithLabels(const std::string& product);
+  // The rating range of the reviews of the store (or of one product); nullopt when no review has
+  // a rating.
+  std::optional<RatingRange> Ratings(const std::string& product = "");
+  // Per source path, the rating range of its dump as ingested (every record read, other shards'
+  // too; unioned over re-ingests of the path). Sources without a rating are left out.
+  std::unordered_map<std::string, RatingRange> SourceRatings();
 
-  // --- runs, scores, summaries --------------------------------------------------------------
+ private:
+  store_internal::Connection& c_;
+};
+
+// --- runs, scores, summaries (src/store/run_store.cc) -----------------------------------------
+class RunStore {
+ public:
+  explicit RunStore(store_internal::Connection& c);
+  ~RunStore();
   // Starts a run with this key (recording run.snapshot_review_id). Same key = same run: with
   // keep_results false its earlier scores and summaries are deleted (re-running replaces, never
   // duplicates) and the run is unfinished until FinishRun; with keep_results true they stay, for
@@ -315,9 +345,6 @@ class ReviewStore {
   std::optional<RunInfo> FindRun(const std::string& key);
   // Deletes the product-scope scores and summary of `product` in a run.
   void DeleteProductResults(int64_t run_id, const std::string& product);
-  // Product keys with a review whose id is in (after, up_to], sorted: the products an ingest
-  // changed since a run that read reviews up to `after`.
-  std::vector<std::string> ProductsChangedSince(int64_t after, int64_t up_to);
   // Per product with a product summary in the run: its reviews_covered (unset before schema 9).
   std::unordered_map<std::string, std::optional<int64_t>> ProductCoverage(int64_t run_id);
   // The ids of the reviews with a review-scope summary in the run.
@@ -327,6 +354,8 @@ class ReviewStore {
   void FinishRun(int64_t run_id, std::optional<int64_t> snapshot = std::nullopt);
   void AddScores(int64_t run_id, const std::string& scope, const std::vector<ScoreRow>& rows);
   int64_t AddSummary(const StoredSummary& summary);
+  // AddSummary for each summary, with the statement prepared once per call.
+  void AddSummaries(const std::vector<StoredSummary>& summaries);
   // The latest finished run; with a scope ("review" or "product"), the latest that has summaries
   // of that scope.
   std::optional<RunInfo> LatestRun(const std::string& scope = "");
@@ -346,20 +375,23 @@ class ReviewStore {
   std::vector<std::pair<int64_t, ScoreRow>> GetScores(int64_t run_id, const std::string& scope,
                                                       const std::vector<int64_t>& sentence_ids);
 
-  // --- opinion models (src/store/opinion_store.cc) ---------------------------------------------
-  // Keeps a trained model (committed at once); returns its id (the existing one for a model with
-  // the same sha256).
-  int64_t AddOpinionModel(const StoredOpinionModel& model);
-  // The most recently stored model, if any.
-  std::optional<StoredOpinionModel> LatestOpinionModel();
-  // Reviews with a rating among those with id <= up_to.
-  int64_t RatedReviewCount(int64_t up_to = INT64_MAX);
+ private:
+  store_internal::Connection& c_;
+  struct Statements;
+  std::unique_ptr<Statements> stmts_;
+};
 
-  // --- points (src/store/points_store.cc) ----------------------------------------------------
+// --- points (src/store/points_store.cc) ------------------------------------------------------
+class PointStore {
+ public:
+  explicit PointStore(store_internal::Connection& c) : c_(c) {}
   // Adds the points of one product in a run (with their members), in `points` order; idx is
   // taken from each point. Part of the open batch, like AddSummary.
   void AddPoints(int64_t run_id, const std::string& product,
                  const std::vector<StoredPoint>& points);
+  // AddPoints for each product, with each statement prepared once per call.
+  void AddPointsOfProducts(
+      int64_t run_id, const std::vector<std::pair<std::string, std::vector<StoredPoint>>>& points);
   // Deletes the points (and members) of `product` in a run; DeleteProductResults' companion.
   void DeleteProductPoints(int64_t run_id, const std::string& product);
   // Deletes every point of a run (a run restarted without keeping its results).
@@ -373,45 +405,153 @@ class ReviewStore {
   // The points of `product` in run `run_id` (finished or not), ordered by idx, with their members
   // (the evidence) — what export reads; LatestPoints names the run of each product.
   std::vector<StoredPoint> RunPoints(int64_t run_id, const std::string& product);
-  // What an export cites and filters on, per review of a product, in id order.
-  struct ReviewFacts {
-    int64_t id = 0;
-    std::string external_id;    // the dump's own id; "" when the dump had none
-    uint64_t content_hash = 0;  // ReviewContentHash: the same in every store that holds it
-    std::optional<double> rating;
-    std::optional<int64_t> time;  // unix seconds
-  };
-  std::vector<ReviewFacts> ProductReviewFacts(const std::string& product);
-  // True when the product has rated reviews and every one comes from a dump of 0/1 labels
-  // (sources.rating_labels).
-  bool RatedWithLabels(const std::string& product);
-  // The rating range of the reviews of the store (or of one product); nullopt when no review has
-  // a rating.
-  std::optional<RatingRange> Ratings(const std::string& product = "");
-  // Per source path, the rating range of its dump as ingested (every record read, other shards'
-  // too; unioned over re-ingests of the path). Sources without a rating are left out.
-  std::unordered_map<std::string, RatingRange> SourceRatings();
-
-  // --- read-only queries for the CLI (src/store/query.cc) ------------------------------------
-  // Search (see FtsQuery) restricted to the sentences of these product keys; all products when
-  // `products` is empty. Hits are ordered by FTS5 rank. Throws StoreError like Search.
-  std::vector<SearchHit> SearchProducts(const std::string& query, size_t limit,
-                                        const std::vector<std::string>& products);
 
  private:
-  ReviewStore(std::string path, sqlite3* db, StoreOptions options);
-  void Exec(const char* sql);
-  void MaybeCommit();
-  void Begin();
-  void BoundWal();
+  store_internal::Connection& c_;
+};
+
+// --- opinion models (src/store/opinion_store.cc) ---------------------------------------------
+class OpinionModelStore {
+ public:
+  explicit OpinionModelStore(store_internal::Connection& c) : c_(c) {}
+  // Keeps a trained model (committed at once); returns its id (the existing one for a model with
+  // the same sha256).
+  int64_t Add(const StoredOpinionModel& model);
+  // The most recently stored model, if any.
+  std::optional<StoredOpinionModel> Latest();
+
+ private:
+  store_internal::Connection& c_;
+};
+
+// --- full-text search (src/store/query.cc; the query language: FtsQuery, fts.cc) --------------
+class SearchIndex {
+ public:
+  explicit SearchIndex(store_internal::Connection& c) : c_(c) {}
+  // Sentences matching `query` (see FtsQuery), restricted to the sentences of these product keys
+  // (all products when `products` is empty), ordered by FTS5 rank, at most `limit`. Throws
+  // StoreError("search \"QUERY\": ...") with SQLite's message on an FTS5 syntax error.
+  std::vector<SearchHit> Find(const std::string& query, size_t limit,
+                              const std::vector<std::string>& products = {});
+
+ private:
+  store_internal::Connection& c_;
+};
+
+// Rows added to the output by one merge (0 everywhere when the input was already merged).
+struct MergeCounts {
+  int64_t sources = 0, products = 0, reviews = 0, sentences = 0, rejects = 0, runs = 0, scores = 0,
+          summaries = 0;
+  // Runs finished on one side (output or input) and interrupted on the other: readable after the
+  // merge, with the products the interrupted side had not reached left for `summarize`.
+  int64_t interrupted_runs = 0;
+
+  MergeCounts& operator+=(const MergeCounts& o);
+};
+
+// --- the report page's reads (src/store/report_reader.cc; report.h) ---------------------------
+class ReportReader {
+ public:
+  explicit ReportReader(store_internal::Connection& c) : c_(c) {}
+  // The number of reviews of `product`; nullopt when the store has no such product.
+  std::optional<int64_t> ProductReviewCount(const std::string& product);
+  // Products with reviews, most reviews first (then by key), at most `limit`, with their review
+  // counts; *total is how many products have reviews.
+  std::vector<std::pair<std::string, int64_t>> ProductsByReviews(size_t limit, size_t* total);
+  // Each distinct rating of the product's reviews (nullopt: unrated) with its count, ascending.
+  std::vector<std::pair<std::optional<double>, int64_t>> RatingCounts(const std::string& product);
+  // The latest finished run that has points for `product` (as view product_points picks it,
+  // without the view's window over every product's points); 0 when none has.
+  int64_t LatestPointsRun(const std::string& product);
+  // The points of `product` in run `run_id`, ordered by idx, without members or citations.
+  std::vector<StoredPoint> Points(int64_t run_id, const std::string& product);
+  // How many members a point has.
+  int64_t MemberCount(int64_t point_id);
+  // A point's member sentences inside their reviews: the representative sentence first, then by
+  // similarity; at most `limit`.
+  struct Evidence {
+    int64_t sentence_id = 0, review_id = 0;
+    double similarity = 0;
+    int64_t begin = 0, end = 0;  // the sentence's code-point offsets in the review's text
+    std::string review_text, external_id;
+    std::optional<double> rating;
+  };
+  std::vector<Evidence> PointEvidence(int64_t point_id, int64_t representative, size_t limit);
+  // The ids of the product's reviews, in id order.
+  std::vector<int64_t> ProductReviewIds(const std::string& product);
+  // A review's dump id, title and rating (empty when there is no such review), and its
+  // sentences (id, text) in order.
+  struct ReviewHead {
+    std::string external_id, title;
+    std::optional<double> rating;
+  };
+  ReviewHead GetReviewHead(int64_t review_id);
+  std::vector<std::pair<int64_t, std::string>> ReviewSentences(int64_t review_id);
+
+ private:
+  store_internal::Connection& c_;
+};
+
+class ReviewStore {
+ public:
+  // Opens (creating if needed) and migrates the database at `path`. Checks before it writes: a
+  // file that is not a revsum store (another SQLite database, a newer schema, not SQLite at all)
+  // is refused with StoreError and left untouched; "" and ":memory:" are refused (nothing would be
+  // kept). Concurrent first opens of a new file wait for each other. With read_only, nothing is
+  // written, and a WAL store in a read-only folder is still readable.
+  static std::unique_ptr<ReviewStore> Open(const std::string& path, const StoreOptions& = {});
+  ~ReviewStore();
+  ReviewStore(const ReviewStore&) = delete;
+  ReviewStore& operator=(const ReviewStore&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // The concerns, all over this store's one connection.
+  ReviewWriter& ingest() { return *ingest_; }
+  ReviewQueries& reviews() { return *reviews_; }
+  RunStore& runs() { return *runs_; }
+  PointStore& points() { return *points_; }
+  OpinionModelStore& opinion_models() { return *opinion_models_; }
+  SearchIndex& search() { return *search_; }
+  ReportReader& report() { return *report_; }
+
+  // Commits the open batch (also done automatically every batch_size records). Then, when the WAL
+  // has grown past kWalBoundBytes, checkpoints it with TRUNCATE, waiting up to 10 s for readers
+  // that hold an old snapshot; the WAL stays bounded unless a reader keeps one for longer.
+  void Flush();
+  // Drops the open batch. Destroying the store does this too: only what was committed (every
+  // batch_size records, by Flush, FinishSource, FinishRun) is kept, so a failure mid-way never
+  // commits half a review or half a run.
+  void Rollback();
+
+  // The store's connection, for the store's own code that spans two stores (MergeStores); its
+  // type is private to src/store/, so nothing outside can use it.
+  store_internal::Connection& connection() { return *connection_; }
+
+ private:
+  ReviewStore(std::string path, std::unique_ptr<store_internal::Connection> connection);
 
   std::string path_;
-  sqlite3* db_ = nullptr;
-  StoreOptions options_;
-  bool in_transaction_ = false;
-  size_t pending_ = 0;
-  struct Statements;
-  std::unique_ptr<Statements> stmts_;
+  std::unique_ptr<store_internal::Connection> connection_;
+  std::unique_ptr<ReviewWriter> ingest_;
+  std::unique_ptr<ReviewQueries> reviews_;
+  std::unique_ptr<RunStore> runs_;
+  std::unique_ptr<PointStore> points_;
+  std::unique_ptr<OpinionModelStore> opinion_models_;
+  std::unique_ptr<SearchIndex> search_;
+  std::unique_ptr<ReportReader> report_;
 };
+
+// Merges the rows of store `in` into `out` (merge.h says how each table is carried) in one write
+// transaction on `out`, reading `in` as one snapshot; `input` names `in` in errors. Throws
+// StoreError when `out` cannot be written, and `out` then keeps exactly what it had.
+// REQUIRES: `out` has no open batch of its own that should survive a failure (it is flushed).
+MergeCounts MergeStores(ReviewStore& out, ReviewStore& in, const std::string& input);
+
+// The tables MergeStores carries from an input, in the order it carries them. Every table of the
+// schema is here except the full-text index (sentences_fts and its shadow tables), which the
+// output builds from the sentences it receives (tests/merge: a table of the schema left out of a
+// merge fails them).
+const std::vector<std::string>& MergedTables();
 
 }  // namespace revsum

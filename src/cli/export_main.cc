@@ -99,7 +99,7 @@ Runner Setup(CLI::App& sub) {
       options.tokenizer_name = args->tokenizer;
     }
     if (options.run_id) {
-      const std::optional<RunInfo> run = store->GetRun(*options.run_id);
+      const std::optional<RunInfo> run = store->runs().GetRun(*options.run_id);
       if (run && run->finished_at.empty()) {
         std::cerr << "revsum: warning: run " << run->id
                   << " is unfinished (interrupted, or still running): its products may be only "

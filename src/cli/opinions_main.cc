@@ -47,7 +47,7 @@ Runner Setup(CLI::App& sub) {
       StoreOptions options;
       options.read_only = true;
       auto store = ReviewStore::Open(args->db, options);
-      const std::optional<StoredOpinionModel> stored = store->LatestOpinionModel();
+      const std::optional<StoredOpinionModel> stored = store->opinion_models().Latest();
       if (!stored)
         throw std::runtime_error(args->db + ": the store has no opinion model of its own");
       model = OpinionModel::Deserialize(

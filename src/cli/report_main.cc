@@ -40,19 +40,19 @@ Runner Setup(CLI::App& sub) {
     auto store = ReviewStore::Open(args->db, store_options);
     // Every refusal names the argument and the value at fault, and comes before anything is
     // written (so no partial page is left behind).
-    if (!store->LatestRun()) {
+    if (!store->runs().LatestRun()) {
       throw std::runtime_error("report: --db " + args->db +
                                ": the store has no finished run, so nothing to report; run "
                                "`revsum summarize --db " +
                                args->db + "` first");
     }
-    if (args->run > 0 && !store->GetRun(args->run)) {
+    if (args->run > 0 && !store->runs().GetRun(args->run)) {
       throw std::runtime_error("report: --run " + std::to_string(args->run) + ": no such run in " +
                                args->db + " (its latest run is " +
-                               std::to_string(store->LatestRun()->id) + ")");
+                               std::to_string(store->runs().LatestRun()->id) + ")");
     }
     for (const std::string& key : args->products) {
-      if (!store->HasProduct(key)) {
+      if (!store->reviews().HasProduct(key)) {
         throw std::runtime_error("report: --product '" + key + "': no such product in " + args->db);
       }
     }

@@ -78,7 +78,7 @@ Runner Setup(CLI::App& sub) {
       return kExitFailure;
     }
     for (const std::string& p : args->products) {
-      if (!store->HasProduct(p)) {
+      if (!store->reviews().HasProduct(p)) {
         std::cerr << "revsum search: no product '" << KeyForMessage(p) << "' in "
                   << TerminalSafe(args->db) << "\n";
         return kExitFailure;
@@ -95,7 +95,7 @@ Runner Setup(CLI::App& sub) {
           "\"review_id\":0,\"sentence_id\":0}",
           ParseFieldList(args->fields));
     }
-    auto hits = store->SearchProducts(query, args->limit, args->products);
+    auto hits = store->search().Find(query, args->limit, args->products);
     if (args->json) {
       std::cout << HitsJson(*args, query, hits);
     } else {

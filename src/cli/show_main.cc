@@ -304,7 +304,7 @@ std::vector<StoredReview> ResolveReview(ReviewStore& store, const ShowArgs& args
                        args.subject.find_first_not_of("0123456789") == std::string::npos;
   auto by_id = [&]() -> std::vector<StoredReview> {
     if (!numeric) return {};
-    if (auto r = store.GetReview(std::stoll(args.subject))) return {*r};
+    if (auto r = store.reviews().GetReview(std::stoll(args.subject))) return {*r};
     return {};
   };
   if (args.review) return by_id();
@@ -312,7 +312,7 @@ std::vector<StoredReview> ResolveReview(ReviewStore& store, const ShowArgs& args
   const std::vector<std::string> forms = CitationForms(args.subject);
   std::vector<std::pair<int64_t, std::string>> exact, prefix;
   for (const std::string& form : forms) {
-    auto found = store.FindCitations(form, kListed + 1);
+    auto found = store.reviews().FindCitations(form, kListed + 1);
     if (found.empty()) continue;
     (found.front().second == form ? exact : prefix) = found;
     if (!exact.empty()) break;
@@ -322,7 +322,7 @@ std::vector<StoredReview> ResolveReview(ReviewStore& store, const ShowArgs& args
     if (auto r = by_id(); !r.empty()) return r;
     found = prefix;
   }
-  if (found.size() == 1) return {*store.GetReview(found[0].first)};
+  if (found.size() == 1) return {*store.reviews().GetReview(found[0].first)};
   if (found.empty()) return {};
   *error = "'" + KeyForMessage(args.subject) + "' names " +
            (found.size() > kListed ? "more than " + std::to_string(kListed)
@@ -367,12 +367,13 @@ Runner Setup(CLI::App& sub) {
     StoreOptions options;
     options.read_only = true;
     auto store = ReviewStore::Open(args->db, options);
-    bool as_product = args->product || (!args->review && store->HasProduct(args->subject));
+    bool as_product =
+        args->product || (!args->review && store->reviews().HasProduct(args->subject));
     std::vector<StoredReview> reviews;
     std::string scope = as_product ? "product" : "review";
     std::string ambiguous;
     if (as_product) {
-      reviews = store->GetProductReviews(args->subject);
+      reviews = store->reviews().GetProductReviews(args->subject);
     } else {
       reviews = ResolveReview(*store, *args, &ambiguous);
     }
@@ -386,27 +387,27 @@ Runner Setup(CLI::App& sub) {
                 << " (a product key, a review's citation or the start of one, or its store id)\n";
       return kExitFailure;
     }
-    auto run = store->LatestRun();
+    auto run = store->runs().LatestRun();
     std::map<int64_t, ScoreRow> scores;
     std::vector<std::string> head_names;
     std::vector<StoredSummary> summaries;
     if (run) {
-      head_names = store->RunHeadNames(run->id);
+      head_names = store->runs().RunHeadNames(run->id);
       std::string subject = scope == "product" ? args->subject : std::to_string(reviews[0].id);
-      summaries = store->GetSummaries(run->id, scope, subject);
+      summaries = store->runs().GetSummaries(run->id, scope, subject);
       std::vector<int64_t> ids;
       for (const auto& r : reviews) {
         for (const auto& s : r.sentences) ids.push_back(s.id);
       }
-      for (auto& [id, row] : store->GetScores(run->id, scope, ids)) scores[id] = row;
+      for (auto& [id, row] : store->runs().GetScores(run->id, scope, ids)) scores[id] = row;
       if (scores.empty() && scope == "review") {
         // A run of product scopes only: show the weights the review's sentences got there.
-        for (auto& [id, row] : store->GetScores(run->id, "product", ids)) scores[id] = row;
+        for (auto& [id, row] : store->runs().GetScores(run->id, "product", ids)) scores[id] = row;
       }
     }
 
     std::vector<StoredPoint> points;
-    if (as_product) points = store->LatestPoints(args->subject);
+    if (as_product) points = store->points().LatestPoints(args->subject);
     const std::vector<ShownPoint> shown_points = ShownPoints(points, reviews);
 
     std::vector<Line> lines;

@@ -64,8 +64,8 @@ Runner Setup(CLI::App& sub) {
     StoreOptions options;
     options.read_only = true;
     auto store = ReviewStore::Open(*db, options);
-    StoreStats s = store->Stats();
-    auto reasons = store->RejectReasons(kReasons);
+    StoreStats s = store->reviews().Stats();
+    auto reasons = store->reviews().RejectReasons(kReasons);
     if (*json) {
       std::cout << StatsJson(*db, s, reasons);
       return kExitOk;

@@ -348,10 +348,10 @@ std::string DistributionName(const ProductExport& p) {
 std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptions& options) {
   const std::string scope = options.scope;
   if (options.run_id) {
-    if (!store.GetRun(*options.run_id)) {
+    if (!store.runs().GetRun(*options.run_id)) {
       throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
     }
-    std::vector<StoredSummary> summaries = store.GetSummaries(*options.run_id, scope, "");
+    std::vector<StoredSummary> summaries = store.runs().GetSummaries(*options.run_id, scope, "");
     if (summaries.empty()) {
       throw std::runtime_error(store.path() + ": run " + std::to_string(*options.run_id) +
                                " has no " + scope + " summaries (export --scope " +
@@ -359,7 +359,7 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
     }
     return summaries;
   }
-  std::vector<StoredSummary> summaries = store.LatestSummaries(scope);
+  std::vector<StoredSummary> summaries = store.runs().LatestSummaries(scope);
   if (summaries.empty()) {
     throw std::runtime_error(store.path() + ": no " + scope + " summaries yet; run `revsum " +
                              "summarize" + (scope == "review" ? " --scope review" : "") + "`");
@@ -372,7 +372,7 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
 [[noreturn]] void ThrowNothingToExport(ReviewStore& store, const ExportOptions& options,
                                        const std::string& product, const std::string& what,
                                        const std::string& hint) {
-  if (!store.HasProduct(product)) {
+  if (!store.reviews().HasProduct(product)) {
     throw std::runtime_error(store.path() + ": no product '" + KeyForMessage(product) + "'");
   }
   throw std::runtime_error(
@@ -533,7 +533,7 @@ std::vector<ExportedSentence> FlatSentences(ReviewStore& store, int64_t run_id,
                                             const std::map<int64_t, int64_t>& review_of,
                                             const std::map<int64_t, std::string>& cited) {
   std::vector<ExportedSentence> flat;
-  for (const StoredSummary& summary : store.GetSummaries(run_id, "product", product)) {
+  for (const StoredSummary& summary : store.runs().GetSummaries(run_id, "product", product)) {
     for (int64_t id : summary.sentence_ids) {
       const auto text = sentence_text.find(id);
       if (text == sentence_text.end()) continue;  // its review is outside the filter
@@ -571,7 +571,7 @@ std::vector<const ExportedSentence*> ChooseAlsoSaid(const Renderer& render, cons
 
 // The budget a run used ("budget" in runs.params), or the summarize default.
 Budget RunBudget(ReviewStore& store, int64_t run_id) {
-  std::optional<RunInfo> run = store.GetRun(run_id);
+  std::optional<RunInfo> run = store.runs().GetRun(run_id);
   const std::string key = "\"budget\":\"";
   if (run) {
     const size_t at = run->params_json.find(key);
@@ -596,7 +596,7 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
                 const std::map<int64_t, std::string>& sentence_text, int64_t reviews,
                 std::vector<ExportedPoint> (&sections)[3]) {
   std::vector<std::pair<int64_t, ExportedPoint>> all;  // (stored idx, point)
-  for (const StoredPoint& sp : store.RunPoints(run_id, product)) {
+  for (const StoredPoint& sp : store.points().RunPoints(run_id, product)) {
     ExportedPoint p;
     p.text = sp.text;
     p.polarity = sp.polarity;
@@ -648,12 +648,12 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
 void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ostream& out,
                       const ProductCallback& each) {
   // Per product, the run its points come from, in product order.
-  if (options.run_id && !store.GetRun(*options.run_id)) {
+  if (options.run_id && !store.runs().GetRun(*options.run_id)) {
     throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
   }
-  std::vector<std::pair<std::string, int64_t>> todo = store.PointRuns(options.run_id);
+  std::vector<std::pair<std::string, int64_t>> todo = store.points().PointRuns(options.run_id);
   if (todo.empty()) {
-    if (!options.run_id && store.LatestSummaries("product").empty()) {
+    if (!options.run_id && store.runs().LatestSummaries("product").empty()) {
       throw std::runtime_error(store.path() + ": no product summaries yet; run `revsum summarize`");
     }
     throw std::runtime_error(
@@ -692,7 +692,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     std::map<double, int64_t> distribution;
     double rating_mean = 0;  // running, so no sum of large ratings overflows
     int64_t rated = 0;
-    for (const ReviewStore::ReviewFacts& f : store.ProductReviewFacts(product)) {
+    for (const ReviewFacts& f : store.reviews().ProductReviewFacts(product)) {
       if (!options.filter.Admits(f.rating, f.time)) continue;
       cited[f.id] = ReviewCitationId(f.external_id, f.content_hash);
       if (f.rating) {
@@ -704,13 +704,13 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     if (cited.empty()) continue;  // no review of the product is in the filter
     p.reviews = static_cast<int64_t>(cited.size());
     if (rated) p.avg_rating = rating_mean;
-    p.labels = rated && store.RatedWithLabels(product);
+    p.labels = rated && store.reviews().RatedWithLabels(product);
     p.rating_distribution.assign(distribution.begin(), distribution.end());
     std::map<int64_t, std::string> sentence_text;
     std::map<int64_t, int64_t> review_of;        // sentence id -> review id
     std::map<int64_t, std::string> sentence_of;  // sentence id -> SentenceCitation
     std::string all_reviews;
-    for (const StoredReview& r : store.GetProductReviews(product)) {
+    for (const StoredReview& r : store.reviews().GetProductReviews(product)) {
       if (!cited.count(r.id)) continue;
       for (const StoredSentence& s : r.sentences) {
         sentence_text[s.id] = s.text;
@@ -755,7 +755,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
                           options.citations == CitationStyle::kShort
                               ? ShortCitations(candidate_ids,
                                                [&store](const std::string& id) {
-                                                 return store.CitationNeighbours(id, 2);
+                                                 return store.reviews().CitationNeighbours(id, 2);
                                                })
                               : std::map<std::string, std::string>{});
     const Meter meter(budget, words, options.tokens, p.words_before);
@@ -885,12 +885,12 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     }
   } else {
     for (const std::string& product : options.products) {
-      if (!store.HasProduct(product)) {
+      if (!store.reviews().HasProduct(product)) {
         throw std::runtime_error(store.path() + ": no product '" + product + "'");
       }
     }
     for (const StoredSummary& s : summaries) {
-      std::optional<StoredReview> review = store.GetReview(std::stoll(s.subject));
+      std::optional<StoredReview> review = store.reviews().GetReview(std::stoll(s.subject));
       if (!review) continue;
       if (!options.products.empty() && std::find(options.products.begin(), options.products.end(),
                                                  review->product) == options.products.end()) {
@@ -916,7 +916,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     auto found = citation_ids.find(product);
     if (found == citation_ids.end()) {
       std::map<int64_t, std::string>& ids = citation_ids[product];
-      for (const ReviewStore::ReviewFacts& f : store.ProductReviewFacts(product)) {
+      for (const ReviewFacts& f : store.reviews().ProductReviewFacts(product)) {
         ids[f.id] = ReviewCitationId(f.external_id, f.content_hash);
       }
       found = citation_ids.find(product);
@@ -929,9 +929,9 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     const StoredSummary& summary = *items[i].summary;
     std::vector<StoredReview> reviews;
     if (review_scope) {
-      reviews.push_back(*store.GetReview(std::stoll(summary.subject)));
+      reviews.push_back(*store.reviews().GetReview(std::stoll(summary.subject)));
     } else {
-      reviews = store.GetProductReviews(items[i].product);
+      reviews = store.reviews().GetProductReviews(items[i].product);
     }
     ProductExport p;
     p.product = items[i].product;
@@ -958,7 +958,7 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
       p.words_before += static_cast<int64_t>(words(r.text));
     }
     if (rated) p.avg_rating = rating_mean;
-    p.labels = rated && store.RatedWithLabels(p.product);
+    p.labels = rated && store.reviews().RatedWithLabels(p.product);
     p.rating_distribution.assign(distribution.begin(), distribution.end());
 
     // The body: one cited sentence per line (text/markdown), or plain sentences (json).
@@ -970,9 +970,10 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     }
     const std::map<std::string, std::string> short_marks =
         options.citations == CitationStyle::kShort
-            ? ShortCitations(
-                  cited_ids,
-                  [&store](const std::string& c) { return store.CitationNeighbours(c, 2); })
+            ? ShortCitations(cited_ids,
+                             [&store](const std::string& c) {
+                               return store.reviews().CitationNeighbours(c, 2);
+                             })
             : std::map<std::string, std::string>{};
     for (int64_t id : summary.sentence_ids) {
       auto it = sentence.find(id);

@@ -43,7 +43,7 @@ struct Batch {
   std::vector<Record> records;
   std::vector<std::vector<Sentence>> sentences;  // parallel to records
   // Parallel to records: the store's hash and index forms, computed off the writer thread.
-  std::vector<ReviewStore::PreparedReview> prepared;
+  std::vector<PreparedReview> prepared;
   std::vector<char> other_shard;  // parallel to records: left to another shard
   uint64_t bytes_after = 0;       // reader position after the batch
   Format format = Format::kAuto;  // the reader's format once it has started
@@ -251,7 +251,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
             record.review.reset();
             record.reject = std::move(reject);
           } else {
-            batch->prepared[i] = ReviewStore::Prepare(*record.review, batch->sentences[i]);
+            batch->prepared[i] = ReviewWriter::Prepare(*record.review, batch->sentences[i]);
           }
         }
         if (!done.Push(std::move(*batch))) break;  // cancelled
@@ -299,25 +299,27 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
     options.progress(p);
   };
   uint64_t last_bytes = 0;
-  std::optional<ReviewStore::RatingRange> ratings;
+  std::optional<RatingRange> ratings;
   try {
     while (auto batch = done.Pop()) {
       pending.emplace(batch->seq, std::move(*batch));
       for (auto it = pending.find(next_seq); it != pending.end(); it = pending.find(next_seq)) {
         Batch& b = it->second;
         if (source_id < 0) {
-          source_id = store.AddSource(path, std::string(FormatName(b.format)), total_bytes);
+          source_id =
+              store.ingest().AddSource(path, std::string(FormatName(b.format)), total_bytes);
         }
         for (size_t i = 0; i < b.records.size(); ++i) {
           ++counts.read;
           // The dump's rating scale is a property of the whole dump: every shard sees it alike.
           if (b.records[i].review && b.records[i].review->rating) {
-            ReviewStore::Widen(ratings, *b.records[i].review->rating);
+            RatingRange::Widen(ratings, *b.records[i].review->rating);
           }
           if (b.other_shard[i]) {
             ++counts.other_shard;
           } else if (b.records[i].review) {
-            if (store.AddReview(source_id, *b.records[i].review, b.sentences[i], b.prepared[i])) {
+            if (store.ingest().AddReview(source_id, *b.records[i].review, b.sentences[i],
+                                         b.prepared[i])) {
               ++counts.ingested;
               counts.sentences += b.sentences[i].size();
             } else {
@@ -325,7 +327,7 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
             }
           } else {
             ++counts.rejected;
-            store.AddReject(source_id, *b.records[i].reject);
+            store.ingest().AddReject(source_id, *b.records[i].reject);
             if (options.on_reject) options.on_reject(*b.records[i].reject);
           }
         }
@@ -349,9 +351,10 @@ IngestCounts IngestFile(ReviewStore& store, const std::string& path, const Inges
     std::rethrow_exception(failure);
   }
   if (source_id < 0)
-    source_id = store.AddSource(path, std::string(FormatName(format)), total_bytes);
-  store.FinishSource(source_id, counts.read - counts.other_shard, counts.ingested,
-                     counts.duplicates, counts.rejected, ratings, shard.index, shard.count);
+    source_id = store.ingest().AddSource(path, std::string(FormatName(format)), total_bytes);
+  store.ingest().FinishSource(source_id, counts.read - counts.other_shard, counts.ingested,
+                              counts.duplicates, counts.rejected, ratings, shard.index,
+                              shard.count);
   report(last_bytes);
   return counts;
 }

@@ -318,8 +318,8 @@ class RunWriter {
   void DeleteProduct(const std::string& product) {
     Start({});
     WritePending();
-    store_.DeleteProductResults(*run_id_, product);
-    store_.DeleteProductPoints(*run_id_, product);
+    store_.runs().DeleteProductResults(*run_id_, product);
+    store_.points().DeleteProductPoints(*run_id_, product);
   }
 
   // Writes the points of one product (points.h) after its scores.
@@ -331,9 +331,9 @@ class RunWriter {
   // Writes the summaries and points held back by Write and WritePoints (they are written in
   // batches, each statement prepared once per batch); call before committing.
   void WritePending() {
-    store_.AddSummaries(summaries_);
+    store_.runs().AddSummaries(summaries_);
     summaries_.clear();
-    if (run_id_) store_.AddPointsOfProducts(*run_id_, points_);
+    if (run_id_) store_.points().AddPointsOfProducts(*run_id_, points_);
     points_.clear();
   }
 
@@ -369,7 +369,7 @@ class RunWriter {
         rows[i].head_weights[column[h]] = weights.per_head(row, static_cast<Eigen::Index>(h));
       }
     }
-    store_.AddScores(*run_id_, summary.scope, rows);
+    store_.runs().AddScores(*run_id_, summary.scope, rows);
     summary.run_id = *run_id_;
     summaries_.push_back(std::move(summary));
   }
@@ -377,8 +377,8 @@ class RunWriter {
   int64_t Finish() {
     Start({});
     WritePending();
-    if (heads_changed_) store_.SetRunHeads(*run_id_, heads_);
-    store_.FinishRun(*run_id_, info_.snapshot_review_id);
+    if (heads_changed_) store_.runs().SetRunHeads(*run_id_, heads_);
+    store_.runs().FinishRun(*run_id_, info_.snapshot_review_id);
     return *run_id_;
   }
 
@@ -387,8 +387,8 @@ class RunWriter {
   void Start(const std::vector<std::string>& first_heads) {
     if (run_id_) return;
     if (heads_.empty()) heads_ = first_heads;
-    run_id_ = store_.BeginRun(info_, heads_, keep_results_);
-    if (!keep_results_) store_.DeleteRunPoints(*run_id_);
+    run_id_ = store_.runs().BeginRun(info_, heads_, keep_results_);
+    if (!keep_results_) store_.points().DeleteRunPoints(*run_id_);
   }
 
   ReviewStore& store_;
@@ -636,7 +636,7 @@ class StoreSummarizer {
     }
     seeds_ = summarize_.seeds_path.empty() ? SeedSet{} : LoadSeeds(summarize_.seeds_path);
     lexicon_ = PolarityLexicon::Load(PolarityLexicon::DefaultPaths());
-    for (const auto& [path, range] : store_.SourceRatings()) {
+    for (const auto& [path, range] : store_.reviews().SourceRatings()) {
       scales_[path] = DetectRatingScale(range.min, range.max, range.labels_only,
                                         {range.count, range.stars, range.tenths});
     }
@@ -654,9 +654,9 @@ class StoreSummarizer {
   // the products with at least one review in it that passes the filter, with the number of such
   // reviews (to size the batches read).
   void ListProducts() {
-    snapshot_ = store_.MaxReviewId();
+    snapshot_ = store_.reviews().MaxReviewId();
     std::vector<std::pair<std::string, int64_t>> counts =
-        store_.ProductReviewCounts(snapshot_, options_.filter);
+        store_.reviews().ProductReviewCounts(snapshot_, options_.filter);
     if (options_.products.empty()) {
       for (auto& [key, n] : counts) {
         products_.push_back(std::move(key));
@@ -665,7 +665,7 @@ class StoreSummarizer {
       return;
     }
     for (const std::string& p : options_.products) {
-      if (!store_.HasProduct(p))
+      if (!store_.reviews().HasProduct(p))
         throw std::runtime_error("no product '" + p + "' in " + store_.path());
       const auto at = std::lower_bound(counts.begin(), counts.end(), p,
                                        [](const std::pair<std::string, int64_t>& c,
@@ -715,24 +715,24 @@ class StoreSummarizer {
   // product has a review above it. Reviews never change once stored, so their review-scope
   // summaries stay valid too; a review without one gets one. Fills todo_.
   void PlanRescoring() {
-    std::optional<RunInfo> previous = store_.FindRun(info_.key);
+    std::optional<RunInfo> previous = store_.runs().FindRun(info_.key);
     incremental_ = options_.incremental && previous && !previous->finished_at.empty() &&
                    previous->snapshot_review_id > 0 && previous->model_hash == info_.model_hash;
-    for (auto& [key, n] : store_.ProductReviewCounts(snapshot_, ReviewFilter{})) {
+    for (auto& [key, n] : store_.reviews().ProductReviewCounts(snapshot_, ReviewFilter{})) {
       all_reviews_[key] = n;
     }
     std::vector<bool> recompute(products_.size(), true);
     if (incremental_) {
       const std::vector<std::string> changed =
-          store_.ProductsChangedSince(previous->snapshot_review_id, snapshot_);
-      const auto covered = store_.ProductCoverage(previous->id);
+          store_.reviews().ProductsChangedSince(previous->snapshot_review_id, snapshot_);
+      const auto covered = store_.runs().ProductCoverage(previous->id);
       for (size_t p = 0; p < products_.size(); ++p) {
         const auto c = covered.find(products_[p]);
         if (c == covered.end()) continue;  // never summarised: re-score
         recompute[p] = c->second ? *c->second != all_reviews_[products_[p]]
                                  : std::binary_search(changed.begin(), changed.end(), products_[p]);
       }
-      if (options_.review_scope) reviews_done_ = store_.ReviewsSummarised(previous->id);
+      if (options_.review_scope) reviews_done_ = store_.runs().ReviewsSummarised(previous->id);
     }
     report_.embedder = info_.embedder;
     report_.opinion_model = opinion_ ? opinion_->description : "none (word lists)";
@@ -746,7 +746,7 @@ class StoreSummarizer {
         ++report_.products_reused;
       }
     }
-    if (incremental_) previous_heads_ = store_.RunHeadNames(previous->id);
+    if (incremental_) previous_heads_ = store_.runs().RunHeadNames(previous->id);
   }
 
   // Step 6: the workers. Products run in parallel, not inside one (one USE-lite model shared by
@@ -906,7 +906,7 @@ class StoreSummarizer {
       keys.push_back(products_[todo_[j]]);
       reviews += n;
     }
-    batch_ = store_.GetProductsReviews(keys, snapshot_, options_.filter);
+    batch_ = store_.reviews().GetProductsReviews(keys, snapshot_, options_.filter);
     batch_first_ = k;
   }
 

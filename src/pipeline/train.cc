@@ -77,13 +77,13 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
                                     const std::optional<OpinionModel>& start) {
   const auto t0 = std::chrono::steady_clock::now();
   StoreTrainReport report;
-  const int64_t snapshot = store.MaxReviewId();
+  const int64_t snapshot = store.reviews().MaxReviewId();
   const int dim_bits = options.train.dim_bits;
 
   // Each source's scale; a source on an unknown scale cannot teach (train.h).
   std::unordered_map<std::string, RatingScale> scales;
   std::string unknown_scales;
-  for (const auto& [path, range] : store.SourceRatings()) {
+  for (const auto& [path, range] : store.reviews().SourceRatings()) {
     const RatingScale scale = DetectRatingScale(range.min, range.max, range.labels_only,
                                                 {range.count, range.stars, range.tenths});
     // A linear range symmetric about 0 (stances -1/+1, -2..2) has its middle at 0: known.
@@ -99,7 +99,7 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
     return report;
   }
 
-  const int64_t rated = store.RatedReviewCount(snapshot);
+  const int64_t rated = store.reviews().RatedReviewCount(snapshot);
   // Cheap refusals first, so that a store that cannot teach is not read whole on every run.
   if (static_cast<size_t>(rated) < options.min_rated_reviews) {
     report.rated_reviews = static_cast<size_t>(rated);
@@ -107,7 +107,7 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
                     std::to_string(options.min_rated_reviews) + " a store's own model needs";
     return report;
   }
-  if (const auto range = store.Ratings(); range && range->min == range->max) {
+  if (const auto range = store.reviews().Ratings(); range && range->min == range->max) {
     report.rated_reviews = static_cast<size_t>(rated);
     report.notice = "every rating is " + Fixed(range->min, 2) + ": equal ratings teach nothing";
     return report;
@@ -123,13 +123,13 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
   std::vector<OpinionExample> train;
   std::vector<HeldOutExample> heldout;
   std::map<std::string, size_t> source_reviews;
-  const auto products = store.ProductReviewCounts(snapshot, ReviewFilter{});
+  const auto products = store.reviews().ProductReviewCounts(snapshot, ReviewFilter{});
   for (size_t begin = 0; begin < products.size(); begin += kReadBatchProducts) {
     std::vector<std::string> batch;
     for (size_t i = begin; i < products.size() && i < begin + kReadBatchProducts; ++i) {
       batch.push_back(products[i].first);
     }
-    for (const auto& reviews : store.GetProductsReviews(batch, snapshot)) {
+    for (const auto& reviews : store.reviews().GetProductsReviews(batch, snapshot)) {
       for (const StoredReview& r : reviews) {
         if (!r.rating || r.sentences.empty()) continue;
         const auto scale = scales.find(r.source);
@@ -243,14 +243,14 @@ StoreTrainReport TrainStoreOpinions(ReviewStore& store, const StoreTrainOptions&
     json << "]}";
     stored.trained_on = json.str();
     stored.blob = model.Serialize();
-    report.model_id = store.AddOpinionModel(stored);
+    report.model_id = store.opinion_models().Add(stored);
   }
   return report;
 }
 
 ChosenOpinionModel ChooseOpinionModel(ReviewStore& store, bool train,
                                       const StoreTrainOptions& options) {
-  if (std::optional<StoredOpinionModel> stored = store.LatestOpinionModel()) {
+  if (std::optional<StoredOpinionModel> stored = store.opinion_models().Latest()) {
     OpinionModel model = OpinionModel::Deserialize(
         stored->blob, store.path() + ": opinion_models row " + std::to_string(stored->id));
     ChosenOpinionModel out{std::move(model), "", "", std::nullopt};

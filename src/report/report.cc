@@ -1,8 +1,6 @@
-// The report page (include/revsum/report.h): reads the store with plain SQL on its handle and the
-// store's score API, and writes one HTML file. The page's CSS and script are in page_assets.cc.
+// The report page (include/revsum/report.h): reads the store through its ReportReader and
+// RunStore (store.h), and writes one HTML file. The page's CSS and script are in page_assets.cc.
 #include "revsum/report.h"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,57 +15,6 @@
 
 namespace revsum {
 namespace {
-
-// A prepared statement on the store's handle (read-only queries of this module).
-class Query {
- public:
-  Query(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) Fail("prepare");
-  }
-  ~Query() { sqlite3_finalize(stmt_); }
-  Query(const Query&) = delete;
-  Query& operator=(const Query&) = delete;
-
-  Query& Bind(int i, int64_t v) {
-    sqlite3_bind_int64(stmt_, i, v);
-    return *this;
-  }
-  Query& Bind(int i, const std::string& v) {
-    sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  // True while a row is available; resets itself when done.
-  bool Step() {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    sqlite3_reset(stmt_);
-    if (rc != SQLITE_DONE) Fail("step");
-    return false;
-  }
-  void Reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-  int64_t Int(int c) const { return sqlite3_column_int64(stmt_, c); }
-  double Double(int c) const { return sqlite3_column_double(stmt_, c); }
-  bool IsNull(int c) const { return sqlite3_column_type(stmt_, c) == SQLITE_NULL; }
-  std::optional<double> MaybeDouble(int c) const {
-    return IsNull(c) ? std::nullopt : std::optional<double>(Double(c));
-  }
-  std::string Text(int c) const {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, c));
-    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, c))) : "";
-  }
-
- private:
-  [[noreturn]] void Fail(const char* what) {
-    const char* file = sqlite3_db_filename(db_, "main");
-    throw StoreError(std::string(file ? file : "") + ": report: " + what + ": " +
-                     sqlite3_errmsg(db_));
-  }
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-};
 
 // Byte offset of code point `cp` in valid UTF-8 `s` (s.size() when past the end).
 size_t ByteOfCodePoint(std::string_view s, size_t cp) {
@@ -152,56 +99,37 @@ struct ProductView {
 };
 
 // The products to show, with their review counts, in page order.
-std::vector<std::pair<std::string, int64_t>> ChooseProducts(sqlite3* db,
+std::vector<std::pair<std::string, int64_t>> ChooseProducts(ReportReader& db,
                                                             const ReportOptions& options,
                                                             size_t* omitted) {
-  std::vector<std::pair<std::string, int64_t>> out;
-  Query count(db,
-              "SELECT count(r.id) FROM products p JOIN reviews r ON r.product_id = p.id "
-              "WHERE p.key = ?1");
-  if (!options.products.empty()) {
-    Query exists(db, "SELECT 1 FROM products WHERE key = ?1");
-    for (const std::string& key : options.products) {
-      exists.Bind(1, key);
-      const bool found = exists.Step();
-      exists.Reset();
-      if (!found) throw std::runtime_error("report: no product \"" + key + "\" in the store");
-      count.Bind(1, key);
-      const int64_t n = count.Step() ? count.Int(0) : 0;
-      count.Reset();
-      out.emplace_back(key, n);
-    }
-    *omitted = 0;
+  if (options.products.empty()) {
+    size_t total = 0;
+    auto out = db.ProductsByReviews(options.max_products, &total);
+    *omitted = total - out.size();
     return out;
   }
-  Query all(db,
-            "SELECT p.key, count(r.id) AS n FROM products p JOIN reviews r ON r.product_id = p.id "
-            "GROUP BY p.id ORDER BY n DESC, p.key");
-  size_t total = 0;
-  while (all.Step()) {
-    if (out.size() < options.max_products) out.emplace_back(all.Text(0), all.Int(1));
-    ++total;
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const std::string& key : options.products) {
+    const std::optional<int64_t> n = db.ProductReviewCount(key);
+    if (!n) throw std::runtime_error("report: no product \"" + key + "\" in the store");
+    out.emplace_back(key, *n);
   }
-  *omitted = total - out.size();
+  *omitted = 0;
   return out;
 }
 
-void ReadRatings(sqlite3* db, ProductView& p) {
-  Query q(db,
-          "SELECT r.rating, count(*) FROM reviews r JOIN products p ON p.id = r.product_id "
-          "WHERE p.key = ?1 GROUP BY r.rating ORDER BY r.rating");
-  q.Bind(1, p.key);
+void ReadRatings(ReportReader& db, ProductView& p) {
   std::vector<std::pair<double, int64_t>> values;
   double sum = 0;
   int64_t rated = 0;
-  while (q.Step()) {
-    if (q.IsNull(0)) {
-      p.unrated += q.Int(1);
+  for (const auto& [rating, n] : db.RatingCounts(p.key)) {
+    if (!rating) {
+      p.unrated += n;
       continue;
     }
-    values.emplace_back(q.Double(0), q.Int(1));
-    sum += q.Double(0) * static_cast<double>(q.Int(1));
-    rated += q.Int(1);
+    values.emplace_back(*rating, n);
+    sum += *rating * static_cast<double>(n);
+    rated += n;
   }
   if (rated > 0) p.avg_rating = sum / static_cast<double>(rated);
   if (values.size() <= 11) {  // stars, 0/1 labels, 1-10: one bar per value
@@ -225,74 +153,48 @@ void ReadRatings(sqlite3* db, ProductView& p) {
 // The run whose points a product shows: options.run_id, else the latest finished run that has
 // points for it (as the view product_points picks it; queried here without the view's window
 // over every product's points, which would cost a scan of the whole table per product). 0: none.
-int64_t PointsRun(sqlite3* db, const ReportOptions& options, const std::string& product) {
-  if (options.run_id) return *options.run_id;
-  Query q(db,
-          "SELECT r.id FROM runs r WHERE r.finished_at IS NOT NULL AND EXISTS (SELECT 1 FROM "
-          "points pt WHERE pt.run_id = r.id AND pt.product = ?1) "
-          "ORDER BY r.finished_at DESC, r.id DESC LIMIT 1");
-  q.Bind(1, product);
-  const int64_t run = q.Step() ? q.Int(0) : 0;
-  q.Reset();
-  return run;
+int64_t PointsRun(ReportReader& db, const ReportOptions& options, const std::string& product) {
+  return options.run_id ? *options.run_id : db.LatestPointsRun(product);
 }
 
-void ReadPoints(sqlite3* db, const ReportOptions& options, ProductView& p) {
+void ReadPoints(ReportReader& db, const ReportOptions& options, ProductView& p) {
   const int64_t run_id = PointsRun(db, options, p.key);
   if (run_id == 0) return;
-  Query q(db,
-          "SELECT id, idx, text, sentence_id, review, polarity, support, share, "
-          "coalesce(aspect, ''), weight FROM points WHERE run_id = ?1 AND product = ?2 "
-          "ORDER BY idx");
-  q.Bind(1, run_id).Bind(2, p.key);
-  while (q.Step()) {
+  for (StoredPoint& point : db.Points(run_id, p.key)) {
     PointView v;
-    v.id = q.Int(0);
-    v.idx = q.Int(1);
-    v.text = q.Text(2);
-    v.sentence_id = q.Int(3);
-    v.review_id = q.Int(4);
-    v.polarity = q.Text(5);
-    v.support = q.Int(6);
-    v.share = q.Double(7);
-    v.aspect = q.Text(8);
-    v.weight = q.Double(9);
+    v.id = point.id;
+    v.idx = point.idx;
+    v.text = std::move(point.text);
+    v.sentence_id = point.sentence_id;
+    v.review_id = point.review_id;
+    v.polarity = std::move(point.polarity);
+    v.support = point.support;
+    v.share = point.share;
+    v.aspect = std::move(point.aspect);
+    v.weight = point.weight;
     p.points.push_back(std::move(v));
   }
-  Query count(db, "SELECT count(*) FROM point_members WHERE point_id = ?1");
-  Query members(db,
-                "SELECT m.sentence_id, m.review_id, m.similarity, s.begin, s.end, r.text, "
-                "r.external_id, r.rating FROM point_members m "
-                "JOIN sentences s ON s.id = m.sentence_id JOIN reviews r ON r.id = m.review_id "
-                "WHERE m.point_id = ?1 "
-                "ORDER BY m.sentence_id = ?2 DESC, m.similarity DESC, m.sentence_id LIMIT ?3");
   for (PointView& v : p.points) {
-    count.Bind(1, v.id);
-    v.members = count.Step() ? count.Int(0) : 0;
-    count.Reset();
-    members.Bind(1, v.id)
-        .Bind(2, v.sentence_id)
-        .Bind(3, static_cast<int64_t>(options.max_evidence));
+    v.members = db.MemberCount(v.id);
     std::vector<EvidenceView> list;
-    while (members.Step()) {
+    for (ReportReader::Evidence& m : db.PointEvidence(v.id, v.sentence_id, options.max_evidence)) {
       EvidenceView e;
-      e.sentence_id = members.Int(0);
-      e.review_id = members.Int(1);
-      e.similarity = members.Double(2);
-      e.excerpt = CutExcerpt(members.Text(5), members.Int(3), members.Int(4), options.context_chars,
+      e.sentence_id = m.sentence_id;
+      e.review_id = m.review_id;
+      e.similarity = m.similarity;
+      e.excerpt = CutExcerpt(m.review_text, m.begin, m.end, options.context_chars,
                              options.max_sentence_chars);
-      e.external_id = members.Text(6);
-      e.rating = members.MaybeDouble(7);
+      e.external_id = std::move(m.external_id);
+      e.rating = m.rating;
       list.push_back(std::move(e));
     }
-    members.Reset();
     p.evidence.push_back(std::move(list));
   }
 }
 
 // The reviews of the attention view: the representatives' reviews first, then an evenly spread
 // sample of the product's reviews, up to options.sample_reviews.
-std::vector<int64_t> SampleReviews(sqlite3* db, const ReportOptions& options,
+std::vector<int64_t> SampleReviews(ReportReader& db, const ReportOptions& options,
                                    const ProductView& p) {
   std::vector<int64_t> out;
   std::set<int64_t> seen;
@@ -300,13 +202,9 @@ std::vector<int64_t> SampleReviews(sqlite3* db, const ReportOptions& options,
     if (out.size() >= options.sample_reviews) return out;
     if (seen.insert(v.review_id).second) out.push_back(v.review_id);
   }
-  Query q(db,
-          "SELECT r.id FROM reviews r JOIN products p ON p.id = r.product_id WHERE p.key = ?1 "
-          "ORDER BY r.id");
-  q.Bind(1, p.key);
   std::vector<int64_t> all;  // the others
-  while (q.Step()) {
-    if (!seen.count(q.Int(0))) all.push_back(q.Int(0));
+  for (int64_t id : db.ProductReviewIds(p.key)) {
+    if (!seen.count(id)) all.push_back(id);
   }
   const size_t want = options.sample_reviews - out.size();
   if (want == 0 || all.empty()) return out;
@@ -319,37 +217,29 @@ std::vector<int64_t> SampleReviews(sqlite3* db, const ReportOptions& options,
 }
 
 void ReadAttention(ReviewStore& store, const ReportOptions& options, ProductView& p) {
-  sqlite3* db = store.handle();
   if (!p.run) return;
-  p.heads = store.RunHeadNames(p.run->id);
-  Query review(db, "SELECT external_id, title, rating FROM reviews WHERE id = ?1");
-  Query sentences(db, "SELECT id, text FROM sentences WHERE review_id = ?1 ORDER BY idx");
-  for (int64_t id : SampleReviews(db, options, p)) {
+  p.heads = store.runs().RunHeadNames(p.run->id);
+  for (int64_t id : SampleReviews(store.report(), options, p)) {
     ReviewView r;
     r.id = id;
-    review.Bind(1, id);
-    if (review.Step()) {
-      r.external_id = review.Text(0);
-      r.title = review.Text(1);
-      r.rating = review.MaybeDouble(2);
-    }
-    review.Reset();
+    ReportReader::ReviewHead head = store.report().GetReviewHead(id);
+    r.external_id = std::move(head.external_id);
+    r.title = std::move(head.title);
+    r.rating = head.rating;
     std::vector<int64_t> ids;
-    sentences.Bind(1, id);
     size_t chars = 0;
-    while (sentences.Step()) {
+    for (const auto& [sentence_id, text] : store.report().ReviewSentences(id)) {
       ++r.sentences_total;
       if (r.sentences.size() >= options.max_review_sentences || chars > options.max_review_chars) {
         continue;
       }
-      ids.push_back(sentences.Int(0));
-      r.sentences.push_back({Clip(sentences.Text(1), options.max_sentence_chars), std::nullopt});
+      ids.push_back(sentence_id);
+      r.sentences.push_back({Clip(text, options.max_sentence_chars), std::nullopt});
       chars += CodePoints(r.sentences.back().text);
     }
-    sentences.Reset();
     // Product-scope weights when the run scored the product, else the review's own scope.
     for (const char* scope : {"product", "review"}) {
-      auto scores = store.GetScores(p.run->id, scope, ids);
+      auto scores = store.runs().GetScores(p.run->id, scope, ids);
       if (scores.empty()) continue;
       std::map<int64_t, ScoreRow> by_id(scores.begin(), scores.end());
       for (size_t i = 0; i < ids.size(); ++i) {
@@ -669,16 +559,16 @@ ReviewExcerpt CutExcerpt(std::string_view text, int64_t begin, int64_t end, size
 }
 
 ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std::ostream& out) {
-  sqlite3* db = store.handle();
+  ReportReader& db = store.report();
   std::optional<RunInfo> chosen_run;
   if (options.run_id) {
-    chosen_run = store.GetRun(*options.run_id);
+    chosen_run = store.runs().GetRun(*options.run_id);
     if (!chosen_run) {
       throw std::runtime_error("report: no run " + std::to_string(*options.run_id) +
                                " in the store");
     }
   }
-  const std::optional<RunInfo> latest_product_run = store.LatestRun("product");
+  const std::optional<RunInfo> latest_product_run = store.runs().LatestRun("product");
   ReportSummary summary;
   std::vector<ProductView> products;
   for (const auto& [key, reviews] : ChooseProducts(db, options, &summary.products_omitted)) {
@@ -690,7 +580,7 @@ ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std:
     if (chosen_run) {
       p.run = chosen_run;
     } else if (const int64_t run = PointsRun(db, options, key); run != 0) {
-      p.run = store.GetRun(run);
+      p.run = store.runs().GetRun(run);
     } else {
       p.run = latest_product_run;
     }

@@ -1,6 +1,7 @@
 // Opinion models a store trained on its own ratings (schema 8, table opinion_models; train.h).
 #include <sqlite3.h>
 
+#include "connection.h"
 #include "revsum/store.h"
 #include "statement.h"
 
@@ -8,18 +9,18 @@ namespace revsum {
 
 using store_internal::Statement;
 
-int64_t ReviewStore::AddOpinionModel(const StoredOpinionModel& model) {
-  Flush();
-  Begin();
-  Statement find(db_, "SELECT id FROM opinion_models WHERE sha256 = ?1");
+int64_t OpinionModelStore::Add(const StoredOpinionModel& model) {
+  c_.Flush();
+  c_.Begin();
+  Statement find(c_.db(), "SELECT id FROM opinion_models WHERE sha256 = ?1");
   find.Bind(1, model.sha256);
   if (find.Step()) {
     const int64_t id = find.Int(0);
     find.Reset();
-    Flush();
+    c_.Flush();
     return id;
   }
-  Statement ins(db_,
+  Statement ins(c_.db(),
                 "INSERT INTO opinion_models(sha256, trained_on, snapshot_review_id, reviews, "
                 "heldout_reviews, heldout_accuracy, default_accuracy, created_at, model) "
                 "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
@@ -33,14 +34,14 @@ int64_t ReviewStore::AddOpinionModel(const StoredOpinionModel& model) {
       .Bind(8, model.created_at.empty() ? store_internal::NowUtc() : model.created_at)
       .BindBlob(9, model.blob)
       .Run();
-  const int64_t id = sqlite3_last_insert_rowid(db_);
-  Flush();
+  const int64_t id = sqlite3_last_insert_rowid(c_.db());
+  c_.Flush();
   return id;
 }
 
-std::optional<StoredOpinionModel> ReviewStore::LatestOpinionModel() {
-  Flush();
-  Statement q(db_,
+std::optional<StoredOpinionModel> OpinionModelStore::Latest() {
+  c_.Flush();
+  Statement q(c_.db(),
               "SELECT id, sha256, trained_on, snapshot_review_id, reviews, heldout_reviews, "
               "heldout_accuracy, default_accuracy, created_at, model FROM opinion_models "
               "ORDER BY id DESC LIMIT 1");
@@ -58,15 +59,6 @@ std::optional<StoredOpinionModel> ReviewStore::LatestOpinionModel() {
   m.blob = q.Blob(9);
   q.Reset();
   return m;
-}
-
-int64_t ReviewStore::RatedReviewCount(int64_t up_to) {
-  Flush();
-  Statement q(db_, "SELECT count(*) FROM reviews WHERE rating IS NOT NULL AND id <= ?1");
-  q.Bind(1, up_to);
-  const int64_t n = q.Step() ? q.Int(0) : 0;
-  q.Reset();
-  return n;
 }
 
 }  // namespace revsum

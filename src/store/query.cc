@@ -1,6 +1,7 @@
-// Read-only queries the CLI needs beyond the core reading API of store.cc (show, search, stats).
+// Full-text search over the sentences (store.h SearchIndex; the query language is fts.cc's).
 #include <sqlite3.h>
 
+#include "connection.h"
 #include "revsum/store.h"
 #include "statement.h"
 
@@ -8,9 +9,9 @@ namespace revsum {
 
 using store_internal::Statement;
 
-std::vector<SearchHit> ReviewStore::SearchProducts(const std::string& query, size_t limit,
-                                                   const std::vector<std::string>& products) {
-  Flush();
+std::vector<SearchHit> SearchIndex::Find(const std::string& query, size_t limit,
+                                         const std::vector<std::string>& products) {
+  c_.Flush();
   // One placeholder per product key (?3, ?4, ...): keys are bound, never spliced into the SQL.
   std::string sql =
       "SELECT s.id, s.review_id, p.key, s.text, r.citation, s.idx FROM sentences_fts f "
@@ -22,7 +23,7 @@ std::vector<SearchHit> ReviewStore::SearchProducts(const std::string& query, siz
     sql += ")";
   }
   sql += " ORDER BY f.rank LIMIT ?2";
-  Statement q(db_, sql);
+  Statement q(c_.db(), sql);
   q.Bind(1, FtsQuery(query)).Bind(2, static_cast<int64_t>(limit));
   for (size_t i = 0; i < products.size(); ++i) q.Bind(static_cast<int>(i + 3), products[i]);
   std::vector<SearchHit> hits;
@@ -32,7 +33,7 @@ std::vector<SearchHit> ReviewStore::SearchProducts(const std::string& query, siz
           {q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4), static_cast<int32_t>(q.Int(5))});
     }
   } catch (const StoreError&) {
-    throw StoreError("search \"" + query + "\": " + sqlite3_errmsg(db_) +
+    throw StoreError("search \"" + query + "\": " + sqlite3_errmsg(c_.db()) +
                      " (FTS5 syntax: words, \"phrases\", AND, OR, NOT, -word, prefix*)");
   }
   return hits;

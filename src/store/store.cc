@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "connection.h"
 #include "revsum/hash.h"
 #include "statement.h"
 
@@ -28,33 +29,8 @@ using store_internal::NowUtc;
 using store_internal::Statement;
 
 namespace {
-
 void Fnv1a(uint64_t* h, std::string_view s) { *h = Fnv1a64(s, *h); }
 
-// The one insert of a summary row (AddSummary, AddSummaries), and its binding.
-constexpr const char* kInsertSummary =
-    "INSERT OR REPLACE INTO summaries(run_id, scope, subject, text, sentence_ids, units_in, "
-    "units_out, unit, embedder, tokenizer, tokens_in, tokens_out, reviews_covered) "
-    "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)";
-
-Statement& BindSummary(Statement& ins, const StoredSummary& summary) {
-  ins.Bind(1, summary.run_id)
-      .Bind(2, summary.scope)
-      .Bind(3, summary.subject)
-      .Bind(4, summary.text)
-      .Bind(5, store_internal::JoinIds(summary.sentence_ids))
-      .Bind(6, summary.units_in)
-      .Bind(7, summary.units_out)
-      .Bind(8, summary.unit)
-      .Bind(9, summary.embedder)
-      .Bind(13, summary.reviews_covered);
-  if (summary.tokenizer.empty()) return ins.BindNull(10).BindNull(11).BindNull(12);
-  return ins.Bind(10, summary.tokenizer).Bind(11, summary.tokens_in).Bind(12, summary.tokens_out);
-}
-
-}  // namespace
-
-namespace {
 void Fnv1aTagged(uint64_t* h, const std::optional<double>& v) {
   if (!v) return Fnv1a(h, std::string_view("\0", 1));
   double d = *v == 0 ? 0.0 : *v;  // -0 and 0 are one rating
@@ -242,27 +218,6 @@ void RegisterStoreFunctions(sqlite3* db) {
 
 }  // namespace store_internal
 
-struct ReviewStore::Statements {
-  explicit Statements(sqlite3* db)
-      : find_product(db, "SELECT id FROM products WHERE key = ?1"),
-        add_product(db, "INSERT INTO products(key) VALUES (?1)"),
-        add_review(db,
-                   "INSERT OR IGNORE INTO reviews(source_id, line, product_id, external_id, rating,"
-                   " title, text, time, content_hash) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"),
-        add_sentence(db,
-                     "INSERT INTO sentences(review_id, idx, begin, end, text, tokens, search) "
-                     "VALUES (?1,?2,?3,?4,?5,?6,?7)"),
-        add_fts(db, "INSERT INTO sentences_fts(rowid, text, search) VALUES (?1, ?2, ?3)"),
-        add_reject(db,
-                   "INSERT OR IGNORE INTO rejects(source_id, line, reason, raw, content_hash) "
-                   "VALUES (?1,?2,?3,?4,?5)"),
-        add_score(db,
-                  "INSERT OR REPLACE INTO scores(run_id, scope, sentence_id, weight, head_weights,"
-                  " opinion, salience) VALUES (?1,?2,?3,?4,?5,?6,?7)") {}
-  Statement find_product, add_product, add_review, add_sentence, add_fts, add_reject, add_score;
-  std::unordered_map<std::string, int64_t> product_ids;
-};
-
 namespace {
 
 // A file: URI for `path` (for immutable=1), with the characters URIs reserve escaped.
@@ -358,7 +313,8 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
   } else {
     db = OpenConnection(path, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE), path);
   }
-  auto store = std::unique_ptr<ReviewStore>(new ReviewStore(path, db, options));
+  // Owns `db` from here: an error below closes it.
+  auto connection = std::make_unique<store_internal::Connection>(path, db, options);
   store_internal::RegisterStoreFunctions(db);
   if (options.read_only) {
     store_internal::CheckIsRevsumStore(db, path);
@@ -380,7 +336,7 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
     try {
       store_internal::CheckIsRevsumStore(db, path);
       store_internal::Migrate(db);
-      store->Exec("COMMIT");
+      connection->Exec("COMMIT");
     } catch (...) {
       sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
       throw;
@@ -388,44 +344,71 @@ std::unique_ptr<ReviewStore> ReviewStore::Open(const std::string& path,
     if (ExecRetrying(db, "PRAGMA journal_mode = WAL", 30) != SQLITE_OK) {
       Fail(db, "switching to WAL");
     }
-    store->Exec("PRAGMA synchronous = NORMAL");
+    connection->Exec("PRAGMA synchronous = NORMAL");
     // A 64 MiB page cache keeps the B-tree interiors of reviews, sentences and the FTS index in
     // memory during bulk ingest (the default 2 MiB re-reads them from the OS for every batch).
-    store->Exec("PRAGMA cache_size = -65536");
-    store->Exec("PRAGMA temp_store = MEMORY");
+    connection->Exec("PRAGMA cache_size = -65536");
+    connection->Exec("PRAGMA temp_store = MEMORY");
     // After a checkpoint the WAL file is cut back to this size (see Flush for the bound on growth).
-    store->Exec("PRAGMA journal_size_limit = 67108864");
+    connection->Exec("PRAGMA journal_size_limit = 67108864");
     // Checkpoint when the WAL holds 64 MiB (16,384 pages of 4 KiB), the bound BoundWal keeps,
     // instead of SQLite's 4 MiB: a page rewritten by several commits (index pages, FTS5 segments
     // being merged) is copied into the database once, and the fsyncs of a checkpoint come 16
     // times less often. Measured on a 200,000-review ingest: 20% fewer bytes written.
-    store->Exec("PRAGMA wal_autocheckpoint = 16384");
+    connection->Exec("PRAGMA wal_autocheckpoint = 16384");
   }
-  store->Exec("PRAGMA foreign_keys = ON");
-  store->stmts_ = std::make_unique<Statements>(db);
-  return store;
+  connection->Exec("PRAGMA foreign_keys = ON");
+  return std::unique_ptr<ReviewStore>(new ReviewStore(path, std::move(connection)));
 }
 
-ReviewStore::ReviewStore(std::string path, sqlite3* db, StoreOptions options)
-    : path_(std::move(path)), db_(db), options_(options) {}
+ReviewStore::ReviewStore(std::string path, std::unique_ptr<store_internal::Connection> connection)
+    : path_(std::move(path)),
+      connection_(std::move(connection)),
+      ingest_(std::make_unique<ReviewWriter>(*connection_)),
+      reviews_(std::make_unique<ReviewQueries>(*connection_)),
+      runs_(std::make_unique<RunStore>(*connection_)),
+      points_(std::make_unique<PointStore>(*connection_)),
+      opinion_models_(std::make_unique<OpinionModelStore>(*connection_)),
+      search_(std::make_unique<SearchIndex>(*connection_)),
+      report_(std::make_unique<ReportReader>(*connection_)) {}
 
 ReviewStore::~ReviewStore() {
   Rollback();
-  stmts_.reset();
-  sqlite3_close_v2(db_);
+  // The concerns' prepared statements are finalized before the connection closes.
+  report_.reset();
+  search_.reset();
+  opinion_models_.reset();
+  points_.reset();
+  runs_.reset();
+  ingest_.reset();
+  reviews_.reset();
 }
 
-void ReviewStore::Exec(const char* sql) {
+void ReviewStore::Flush() { connection_->Flush(); }
+
+void ReviewStore::Rollback() {
+  connection_->Rollback();
+  if (ingest_) ingest_->ForgetUncommitted();  // ids of rolled-back products are gone
+}
+
+namespace store_internal {
+
+Connection::Connection(std::string path, sqlite3* db, StoreOptions options)
+    : path_(std::move(path)), db_(db), options_(options) {}
+
+Connection::~Connection() { sqlite3_close_v2(db_); }
+
+void Connection::Exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "";
     sqlite3_free(err);
     throw StoreError(path_ + ": " + sql + ": " + msg +
-                     store_internal::DiskRoomNote(db_, sqlite3_db_filename(db_, "main")));
+                     DiskRoomNote(db_, sqlite3_db_filename(db_, "main")));
   }
 }
 
-void ReviewStore::Begin() {
+void Connection::Begin() {
   // SQLite may have rolled a transaction back by itself (SQLITE_FULL, SQLITE_IOERR); trust it.
   if (in_transaction_ && sqlite3_get_autocommit(db_)) in_transaction_ = false;
   if (!in_transaction_) {
@@ -434,11 +417,11 @@ void ReviewStore::Begin() {
   }
 }
 
-void ReviewStore::MaybeCommit() {
+void Connection::MaybeCommit() {
   if (++pending_ >= options_.batch_size) Flush();
 }
 
-void ReviewStore::Flush() {
+void Connection::Flush() {
   const bool committed = in_transaction_ && !sqlite3_get_autocommit(db_);
   if (committed) Exec("COMMIT");
   in_transaction_ = false;
@@ -446,7 +429,7 @@ void ReviewStore::Flush() {
   if (committed) BoundWal();
 }
 
-void ReviewStore::BoundWal() {
+void Connection::BoundWal() {
   // SQLite's automatic checkpoints are PASSIVE: while a reader holds an old snapshot they cannot
   // reach the end of the WAL, and the file grows without bound (662 MB seen during a 200k-review
   // ingest beside a summarize). Past wal_bound_bytes the writer runs a TRUNCATE checkpoint, which
@@ -459,12 +442,13 @@ void ReviewStore::BoundWal() {
   sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
 }
 
-void ReviewStore::Rollback() {
+void Connection::Rollback() {
   if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
   in_transaction_ = false;
   pending_ = 0;
-  if (stmts_) stmts_->product_ids.clear();  // ids of rolled-back products are gone
 }
+
+}  // namespace store_internal
 
 namespace store_internal {
 
@@ -511,728 +495,6 @@ void RecountSource(sqlite3* db, int64_t source_id) {
 }
 
 }  // namespace store_internal
-
-int64_t ReviewStore::AddSource(const std::string& path, const std::string& format,
-                               uint64_t size_bytes) {
-  Begin();
-  Statement up(db_,
-               "INSERT INTO sources(path, format, size_bytes, status) "
-               "VALUES (?1, ?2, ?3, 'ingesting') "
-               "ON CONFLICT(path) DO UPDATE SET format = excluded.format, "
-               "size_bytes = excluded.size_bytes, status = 'ingesting'");
-  up.Bind(1, path).Bind(2, format);
-  size_bytes ? up.Bind(3, static_cast<int64_t>(size_bytes)) : up.BindNull(3);
-  up.Run();
-  Statement get(db_, "SELECT id FROM sources WHERE path = ?1");
-  get.Bind(1, path);
-  if (!get.Step()) Fail(db_, "source row vanished");
-  int64_t id = get.Int(0);
-  get.Reset();
-  return id;
-}
-
-void ReviewStore::Widen(std::optional<RatingRange>& range, double rating) {
-  const bool label = rating == 0 || rating == 1;
-  if (!range) {
-    range = RatingRange{rating, rating, label};
-  } else {
-    range->min = std::min(range->min, rating);
-    range->max = std::max(range->max, rating);
-    range->labels_only = range->labels_only && label;
-  }
-  ++range->count;
-  range->stars += rating >= 1 && rating <= 5;
-  range->tenths += rating >= 0 && rating <= 10;
-}
-
-void ReviewStore::FinishSource(int64_t source_id, uint64_t records, uint64_t ingested,
-                               uint64_t duplicates, uint64_t rejected,
-                               const std::optional<RatingRange>& ratings, uint32_t shard,
-                               uint32_t shards) {
-  Begin();
-  const std::string now = NowUtc();
-  Statement part(db_,
-                 "INSERT INTO source_parts(source_id, shard, shards, records, ingested, "
-                 "duplicates, rejected, ingested_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
-                 "ON CONFLICT(source_id, shard, shards) DO UPDATE SET records = excluded.records, "
-                 "ingested = excluded.ingested, duplicates = excluded.duplicates, "
-                 "rejected = excluded.rejected, ingested_at = excluded.ingested_at");
-  part.Bind(1, source_id)
-      .Bind(2, static_cast<int64_t>(shard))
-      .Bind(3, static_cast<int64_t>(shards))
-      .Bind(4, static_cast<int64_t>(records))
-      .Bind(5, static_cast<int64_t>(ingested))
-      .Bind(6, static_cast<int64_t>(duplicates))
-      .Bind(7, static_cast<int64_t>(rejected))
-      .Bind(8, now)
-      .Run();
-  Statement st(db_, "UPDATE sources SET ingested_at = ?2, status = 'done' WHERE id = ?1");
-  st.Bind(1, source_id).Bind(2, now).Run();
-  store_internal::RecountSource(db_, source_id);
-  if (ratings) {
-    // The range: the union with what earlier ingests of this path saw (min/max of NULL and x is
-    // NULL in SQL, hence coalesce). The counts: this ingest's, which read the whole dump.
-    Statement r(db_,
-                "UPDATE sources SET rating_min = min(coalesce(rating_min, ?2), ?2), "
-                "rating_max = max(coalesce(rating_max, ?3), ?3), "
-                "rating_labels = coalesce(rating_labels, 1) AND ?4, rating_count = ?5, "
-                "rating_stars = ?6, rating_tenths = ?7 WHERE id = ?1");
-    r.Bind(1, source_id)
-        .Bind(2, ratings->min)
-        .Bind(3, ratings->max)
-        .Bind(4, static_cast<int64_t>(ratings->labels_only))
-        .Bind(5, static_cast<int64_t>(ratings->count))
-        .Bind(6, static_cast<int64_t>(ratings->stars))
-        .Bind(7, static_cast<int64_t>(ratings->tenths))
-        .Run();
-  }
-  Flush();
-}
-
-ReviewStore::PreparedReview ReviewStore::Prepare(const Review& review,
-                                                 const std::vector<Sentence>& sentences) {
-  PreparedReview prepared;
-  prepared.content_hash = ReviewContentHash(review);
-  for (size_t i = 0; i < sentences.size(); ++i) {
-    if (FtsIndexTextIsText(sentences[i].text)) continue;
-    prepared.fts_texts.resize(sentences.size());
-    prepared.fts_texts[i] = FtsCjkGrams(sentences[i].text);
-  }
-  return prepared;
-}
-
-bool ReviewStore::AddReview(int64_t source_id, const Review& review,
-                            const std::vector<Sentence>& sentences) {
-  return AddReview(source_id, review, sentences, Prepare(review, sentences));
-}
-
-bool ReviewStore::AddReview(int64_t source_id, const Review& review,
-                            const std::vector<Sentence>& sentences,
-                            const PreparedReview& prepared) {
-  Begin();
-  Statements& s = *stmts_;
-  int64_t product_id;
-  if (auto it = s.product_ids.find(review.product); it != s.product_ids.end()) {
-    product_id = it->second;
-  } else {
-    s.find_product.Bind(1, review.product);
-    if (s.find_product.Step()) {
-      product_id = s.find_product.Int(0);
-      s.find_product.Reset();
-    } else {
-      s.add_product.Bind(1, review.product).Run();
-      product_id = sqlite3_last_insert_rowid(db_);
-    }
-    if (s.product_ids.size() > 100000) s.product_ids.clear();  // bound memory on huge catalogues
-    s.product_ids.emplace(review.product, product_id);
-  }
-  s.add_review.Bind(1, source_id)
-      .Bind(2, static_cast<int64_t>(review.line))
-      .Bind(3, product_id)
-      .Bind(4, review.external_id)
-      .Bind(5, review.rating)
-      .BindStatic(6, review.title)
-      .BindStatic(7, review.text)
-      .Bind(8, review.time)
-      .Bind(9, static_cast<int64_t>(prepared.content_hash))
-      .Run();
-  if (sqlite3_changes(db_) == 0) return false;  // already stored
-  int64_t review_id = sqlite3_last_insert_rowid(db_);
-  for (size_t i = 0; i < sentences.size(); ++i) {
-    const Sentence& sentence = sentences[i];
-    s.add_sentence.Bind(1, review_id)
-        .Bind(2, int64_t{sentence.index})
-        .Bind(3, int64_t{sentence.begin})
-        .Bind(4, int64_t{sentence.end})
-        .BindStatic(5, sentence.text)
-        .Bind(6, sentence.tokens >= 0 ? std::optional<int64_t>(sentence.tokens) : std::nullopt);
-    const bool cjk = i < prepared.fts_texts.size() && !prepared.fts_texts[i].empty();
-    if (cjk) {
-      s.add_sentence.BindStatic(7, prepared.fts_texts[i]);
-    } else {
-      s.add_sentence.BindNull(7);
-    }
-    s.add_sentence.Run();
-    s.add_fts.Bind(1, static_cast<int64_t>(sqlite3_last_insert_rowid(db_)))
-        .BindStatic(2, sentence.text);
-    if (cjk) {
-      s.add_fts.BindStatic(3, prepared.fts_texts[i]);
-    } else {
-      s.add_fts.BindNull(3);
-    }
-    s.add_fts.Run();
-  }
-  MaybeCommit();
-  return true;
-}
-
-void ReviewStore::AddReject(int64_t source_id, const Reject& reject) {
-  Begin();
-  stmts_->add_reject.Bind(1, source_id)
-      .Bind(2, static_cast<int64_t>(reject.line))
-      .Bind(3, reject.reason)
-      .BindBlob(4, reject.raw)
-      .Bind(5, static_cast<int64_t>(store_internal::RejectContentHash(reject.source, reject.line,
-                                                                      reject.reason, reject.raw)))
-      .Run();
-  MaybeCommit();
-}
-
-StoreStats ReviewStore::Stats() {
-  Flush();
-  StoreStats st;
-  Statement q(db_,
-              "SELECT (SELECT count(*) FROM sources), (SELECT count(*) FROM products),"
-              " (SELECT count(*) FROM reviews), (SELECT count(*) FROM sentences),"
-              " (SELECT count(*) FROM rejects),"
-              " (SELECT count(*) FROM runs WHERE finished_at IS NOT NULL),"
-              " (SELECT count(*) FROM summaries s JOIN runs r ON r.id = s.run_id"
-              "   WHERE r.finished_at IS NOT NULL),"
-              " (SELECT count(*) FROM sources WHERE status = 'ingesting'),"
-              " (SELECT count(*) FROM runs WHERE finished_at IS NULL)");
-  if (q.Step()) {
-    st.sources = q.Int(0);
-    st.products = q.Int(1);
-    st.reviews = q.Int(2);
-    st.sentences = q.Int(3);
-    st.rejects = q.Int(4);
-    st.runs = q.Int(5);
-    st.summaries = q.Int(6);
-    st.unfinished_ingests = q.Int(7);
-    st.unfinished_runs = q.Int(8);
-    q.Reset();
-  }
-  st.avg_sentences_per_review =
-      st.reviews ? static_cast<double>(st.sentences) / static_cast<double>(st.reviews) : 0;
-  st.schema_version = kSchemaVersion;
-  return st;
-}
-
-namespace {
-constexpr const char* kReviewColumns =
-    "SELECT r.id, p.key, r.external_id, s.path, r.line, r.rating, r.title, r.text, r.citation "
-    "FROM reviews r JOIN products p ON p.id = r.product_id JOIN sources s ON s.id = r.source_id ";
-
-StoredReview ReadReviewRow(const Statement& q) {
-  StoredReview r;
-  r.id = q.Int(0);
-  r.product = q.Text(1);
-  r.external_id = q.Text(2);
-  r.source = q.Text(3);
-  r.line = static_cast<uint64_t>(q.Int(4));
-  if (!q.IsNull(5)) r.rating = q.Double(5);
-  r.title = q.Text(6);
-  r.text = q.Text(7);
-  r.citation = q.Text(8);
-  return r;
-}
-
-// Columns: id, review_id, idx, begin, end, text, tokens.
-StoredSentence ReadSentenceRow(const Statement& s) {
-  return {s.Int(0),
-          s.Int(1),
-          static_cast<int32_t>(s.Int(2)),
-          static_cast<int32_t>(s.Int(3)),
-          static_cast<int32_t>(s.Int(4)),
-          s.Text(5),
-          s.IsNull(6) ? -1 : static_cast<int32_t>(s.Int(6))};
-}
-}  // namespace
-
-std::optional<StoredReview> ReviewStore::GetReview(int64_t review_id) {
-  Flush();
-  Statement q(db_, std::string(kReviewColumns) + "WHERE r.id = ?1");
-  q.Bind(1, review_id);
-  if (!q.Step()) return std::nullopt;
-  StoredReview r = ReadReviewRow(q);
-  q.Reset();
-  Statement s(db_,
-              "SELECT id, review_id, idx, begin, end, text, tokens FROM sentences "
-              "WHERE review_id = ?1 ORDER BY idx");
-  s.Bind(1, review_id);
-  while (s.Step()) r.sentences.push_back(ReadSentenceRow(s));
-  return r;
-}
-
-std::vector<std::pair<int64_t, std::string>> ReviewStore::FindCitations(const std::string& text,
-                                                                        size_t limit) {
-  Flush();
-  std::vector<std::pair<int64_t, std::string>> out;
-  Statement exact(db_, "SELECT id, citation FROM reviews WHERE citation = ?1 ORDER BY id LIMIT ?2");
-  exact.Bind(1, text).Bind(2, static_cast<int64_t>(limit));
-  while (exact.Step()) out.emplace_back(exact.Int(0), exact.Text(1));
-  if (!out.empty() || text.empty()) return out;
-  // Every string that starts with `text` sorts in [text, upper): upper is `text` with its last
-  // byte below 0xFF raised by one and the rest cut off (BINARY collation compares bytes).
-  std::string upper = text;
-  while (!upper.empty() && static_cast<unsigned char>(upper.back()) == 0xFF) upper.pop_back();
-  Statement prefix(db_, upper.empty() ? "SELECT id, citation FROM reviews WHERE citation >= ?1 "
-                                        "ORDER BY citation, id LIMIT ?3"
-                                      : "SELECT id, citation FROM reviews WHERE citation >= ?1 AND "
-                                        "citation < ?2 ORDER BY citation, id LIMIT ?3");
-  if (!upper.empty()) upper.back() = static_cast<char>(upper.back() + 1);
-  prefix.Bind(1, text);
-  if (!upper.empty()) prefix.Bind(2, upper);
-  prefix.Bind(3, static_cast<int64_t>(limit));
-  while (prefix.Step()) out.emplace_back(prefix.Int(0), prefix.Text(1));
-  return out;
-}
-
-std::vector<std::string> ReviewStore::CitationNeighbours(const std::string& citation, size_t n) {
-  Flush();
-  std::vector<std::string> out;
-  Statement below(db_,
-                  "SELECT citation FROM reviews WHERE citation < ?1 ORDER BY citation DESC "
-                  "LIMIT ?2");
-  Statement above(db_,
-                  "SELECT citation FROM reviews WHERE citation > ?1 ORDER BY citation LIMIT ?2");
-  Statement same(db_,
-                 "SELECT count(*) > 1 FROM (SELECT 1 FROM reviews WHERE citation = ?1 LIMIT 2)");
-  for (Statement* q : {&below, &above}) {
-    q->Bind(1, citation).Bind(2, static_cast<int64_t>(n));
-    while (q->Step()) out.push_back(q->Text(0));
-  }
-  same.Bind(1, citation);
-  if (same.Step() && same.Int(0)) out.push_back(citation);
-  return out;
-}
-
-int64_t ReviewStore::MaxReviewId() {
-  Flush();
-  Statement q(db_, "SELECT coalesce(max(id), 0) FROM reviews");
-  int64_t id = q.Step() ? q.Int(0) : 0;
-  q.Reset();
-  return id;
-}
-
-std::vector<StoredReview> ReviewStore::GetProductReviews(const std::string& product,
-                                                         int64_t up_to) {
-  Flush();
-  std::vector<StoredReview> out;
-  std::unordered_map<int64_t, size_t> position;
-  Statement q(db_, std::string(kReviewColumns) + "WHERE p.key = ?1 AND r.id <= ?2 ORDER BY r.id");
-  q.Bind(1, product).Bind(2, up_to);
-  while (q.Step()) {
-    position[q.Int(0)] = out.size();
-    out.push_back(ReadReviewRow(q));
-  }
-  Statement s(db_,
-              "SELECT s.id, s.review_id, s.idx, s.begin, s.end, s.text, s.tokens FROM sentences s "
-              "JOIN reviews r ON r.id = s.review_id JOIN products p ON p.id = r.product_id "
-              "WHERE p.key = ?1 AND r.id <= ?2 ORDER BY s.review_id, s.idx");
-  s.Bind(1, product).Bind(2, up_to);
-  while (s.Step()) out[position.at(s.Int(1))].sentences.push_back(ReadSentenceRow(s));
-  return out;
-}
-
-namespace {
-// The WHERE terms shared by the batch reads: ?1 = up_to, ?2..?5 = the filter's bounds (NULL when
-// unset; a NULL rating or time fails a set bound because the comparison is NULL).
-constexpr const char* kFilterTerms =
-    "r.id <= ?1 AND (?2 IS NULL OR r.rating >= ?2) AND (?3 IS NULL OR r.rating <= ?3) AND "
-    "(?4 IS NULL OR r.time >= ?4) AND (?5 IS NULL OR r.time <= ?5)";
-
-void BindFilter(Statement& q, int64_t up_to, const ReviewFilter& filter) {
-  q.Bind(1, up_to).Bind(2, filter.min_rating).Bind(3, filter.max_rating);
-  q.Bind(4, filter.since).Bind(5, filter.until);
-}
-
-// Product keys per batch query: well under SQLite's bound on host parameters.
-constexpr size_t kKeysPerQuery = 512;
-}  // namespace
-
-std::vector<std::pair<std::string, int64_t>> ReviewStore::ProductReviewCounts(
-    int64_t up_to, const ReviewFilter& filter) {
-  std::vector<std::pair<std::string, int64_t>> out;
-  Statement q(db_, std::string("SELECT p.key, count(*) FROM products p JOIN reviews r ON "
-                               "r.product_id = p.id WHERE ") +
-                       kFilterTerms + " GROUP BY p.id ORDER BY p.key");
-  BindFilter(q, up_to, filter);
-  while (q.Step()) out.emplace_back(q.Text(0), q.Int(1));
-  return out;
-}
-
-std::vector<std::vector<StoredReview>> ReviewStore::GetProductsReviews(
-    const std::vector<std::string>& products, int64_t up_to, const ReviewFilter& filter) {
-  std::vector<std::vector<StoredReview>> out(products.size());
-  std::unordered_map<std::string, size_t> slot;
-  for (size_t i = 0; i < products.size(); ++i) slot.emplace(products[i], i);
-  for (size_t first = 0; first < products.size(); first += kKeysPerQuery) {
-    const size_t count = std::min(kKeysPerQuery, products.size() - first);
-    std::string keys = "p.key IN (";
-    for (size_t k = 0; k < count; ++k) keys += (k ? ",?" : "?") + std::to_string(6 + k);
-    keys += ") AND ";
-    auto bind = [&](Statement& q) {
-      BindFilter(q, up_to, filter);
-      for (size_t k = 0; k < count; ++k) q.Bind(static_cast<int>(6 + k), products[first + k]);
-    };
-    // review id -> (product slot, position in it)
-    std::unordered_map<int64_t, std::pair<size_t, size_t>> position;
-    Statement q(db_,
-                std::string(kReviewColumns) + "WHERE " + keys + kFilterTerms + " ORDER BY r.id");
-    bind(q);
-    while (q.Step()) {
-      StoredReview review = ReadReviewRow(q);
-      const auto at = slot.find(review.product);
-      if (at == slot.end()) continue;  // cannot happen: the key came from `products`
-      std::vector<StoredReview>& reviews = out[at->second];
-      position.emplace(review.id, std::make_pair(at->second, reviews.size()));
-      reviews.push_back(std::move(review));
-    }
-    Statement s(db_, std::string("SELECT s.id, s.review_id, s.idx, s.begin, s.end, s.text, "
-                                 "s.tokens FROM products p JOIN reviews r ON r.product_id = p.id "
-                                 "JOIN sentences s ON s.review_id = r.id WHERE ") +
-                         keys + kFilterTerms + " ORDER BY s.review_id, s.idx");
-    bind(s);
-    while (s.Step()) {
-      const auto at = position.find(s.Int(1));
-      if (at == position.end()) continue;
-      out[at->second.first][at->second.second].sentences.push_back(ReadSentenceRow(s));
-    }
-  }
-  return out;
-}
-
-void ReviewStore::AddSummaries(const std::vector<StoredSummary>& summaries) {
-  if (summaries.empty()) return;
-  Begin();
-  Statement ins(db_, kInsertSummary);
-  for (const StoredSummary& summary : summaries) BindSummary(ins, summary).Run();
-  MaybeCommit();
-}
-
-void ReviewStore::AddPointsOfProducts(
-    int64_t run_id, const std::vector<std::pair<std::string, std::vector<StoredPoint>>>& points) {
-  if (points.empty()) return;
-  Begin();
-  Statement point(db_,
-                  "INSERT INTO points(run_id, product, idx, text, sentence_id, review, polarity, "
-                  "support, share, aspect, weight) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                  "?10, ?11)");
-  Statement member(db_,
-                   "INSERT INTO point_members(point_id, sentence_id, review_id, similarity) "
-                   "VALUES (?1, ?2, ?3, ?4)");
-  for (const auto& [product, product_points] : points) {
-    for (const StoredPoint& p : product_points) {
-      point.Bind(1, run_id).Bind(2, product).Bind(3, p.idx).Bind(4, p.text).Bind(5, p.sentence_id);
-      point.Bind(6, p.review_id).Bind(7, p.polarity).Bind(8, p.support).Bind(9, p.share);
-      if (p.aspect.empty()) {
-        point.BindNull(10);
-      } else {
-        point.Bind(10, p.aspect);
-      }
-      point.Bind(11, p.weight).Run();
-      const int64_t id = sqlite3_last_insert_rowid(db_);
-      for (const StoredPointMember& m : p.members) {
-        member.Bind(1, id).Bind(2, m.sentence_id).Bind(3, m.review_id).Bind(4, m.similarity).Run();
-      }
-    }
-  }
-  MaybeCommit();
-}
-
-std::vector<std::string> ReviewStore::Products(int64_t up_to) {
-  Flush();
-  std::vector<std::string> out;
-  Statement q(db_,
-              "SELECT key FROM products p WHERE EXISTS (SELECT 1 FROM reviews r WHERE "
-              "r.product_id = p.id AND r.id <= ?1) ORDER BY key");
-  q.Bind(1, up_to);
-  while (q.Step()) out.push_back(q.Text(0));
-  return out;
-}
-
-bool ReviewStore::HasProduct(const std::string& product) {
-  Statement q(db_, "SELECT 1 FROM products WHERE key = ?1");
-  q.Bind(1, product);
-  bool found = q.Step();
-  q.Reset();
-  return found;
-}
-
-std::vector<SearchHit> ReviewStore::Search(const std::string& query, size_t limit) {
-  return SearchProducts(query, limit, {});
-}
-
-std::vector<std::pair<std::string, int64_t>> ReviewStore::RejectReasons(size_t limit) {
-  Flush();
-  std::vector<std::pair<std::string, int64_t>> out;
-  Statement q(db_,
-              "SELECT reason, count(*) AS n FROM rejects GROUP BY reason ORDER BY n DESC, reason "
-              "LIMIT ?1");
-  q.Bind(1, static_cast<int64_t>(limit));
-  while (q.Step()) out.emplace_back(q.Text(0), q.Int(1));
-  return out;
-}
-
-int64_t ReviewStore::BeginRun(const RunInfo& run, const std::vector<std::string>& head_names,
-                              bool keep_results) {
-  Flush();
-  Begin();
-  const std::string heads = store_internal::JoinTabs(head_names);
-  // Same key = same run: drop its old results (ON DELETE CASCADE), keep the id stable.
-  Statement find(db_, "SELECT id FROM runs WHERE key = ?1");
-  find.Bind(1, run.key);
-  int64_t id = 0;
-  if (find.Step()) {
-    id = find.Int(0);
-    find.Reset();
-    if (!keep_results) {
-      Statement del_scores(db_, "DELETE FROM scores WHERE run_id = ?1");
-      del_scores.Bind(1, id).Run();
-      Statement del_summaries(db_, "DELETE FROM summaries WHERE run_id = ?1");
-      del_summaries.Bind(1, id).Run();
-    }
-    // An incremental run keeps the finished state and snapshot of the run it updates until
-    // FinishRun: a kill leaves every product with valid (earlier or new) results.
-    Statement up(db_, keep_results ? "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, "
-                                     "heads = ?5, started_at = ?6 WHERE id = ?1"
-                                   : "UPDATE runs SET params = ?2, embedder = ?3, model_hash = ?4, "
-                                     "heads = ?5, started_at = ?6, finished_at = NULL, "
-                                     "snapshot_review_id = ?7 WHERE id = ?1");
-    up.Bind(1, id)
-        .Bind(2, run.params_json)
-        .Bind(3, run.embedder)
-        .Bind(4, run.model_hash)
-        .Bind(5, heads)
-        .Bind(6, NowUtc());
-    if (!keep_results) up.Bind(7, run.snapshot_review_id);
-    up.Run();
-  } else {
-    Statement ins(db_,
-                  "INSERT INTO runs(key, params, embedder, model_hash, heads, started_at, "
-                  "snapshot_review_id) VALUES (?1,?2,?3,?4,?5,?6,?7)");
-    ins.Bind(1, run.key)
-        .Bind(2, run.params_json)
-        .Bind(3, run.embedder)
-        .Bind(4, run.model_hash)
-        .Bind(5, heads)
-        .Bind(6, NowUtc())
-        .Bind(7, run.snapshot_review_id)
-        .Run();
-    id = sqlite3_last_insert_rowid(db_);
-  }
-  Flush();
-  return id;
-}
-
-void ReviewStore::DeleteProductResults(int64_t run_id, const std::string& product) {
-  Begin();
-  Statement scores(db_,
-                   "DELETE FROM scores WHERE run_id = ?1 AND scope = 'product' AND sentence_id IN "
-                   "(SELECT s.id FROM sentences s JOIN reviews r ON r.id = s.review_id "
-                   "JOIN products p ON p.id = r.product_id WHERE p.key = ?2)");
-  scores.Bind(1, run_id).Bind(2, product).Run();
-  Statement summary(
-      db_, "DELETE FROM summaries WHERE run_id = ?1 AND scope = 'product' AND subject = ?2");
-  summary.Bind(1, run_id).Bind(2, product).Run();
-  MaybeCommit();
-}
-
-std::vector<std::string> ReviewStore::ProductsChangedSince(int64_t after, int64_t up_to) {
-  Flush();
-  std::vector<std::string> out;
-  Statement q(db_,
-              "SELECT DISTINCT p.key FROM reviews r JOIN products p ON p.id = r.product_id "
-              "WHERE r.id > ?1 AND r.id <= ?2 ORDER BY p.key");
-  q.Bind(1, after).Bind(2, up_to);
-  while (q.Step()) out.push_back(q.Text(0));
-  return out;
-}
-
-std::unordered_map<std::string, std::optional<int64_t>> ReviewStore::ProductCoverage(
-    int64_t run_id) {
-  Flush();
-  std::unordered_map<std::string, std::optional<int64_t>> out;
-  Statement q(db_,
-              "SELECT subject, reviews_covered FROM summaries WHERE run_id = ?1 AND "
-              "scope = 'product'");
-  q.Bind(1, run_id);
-  while (q.Step()) {
-    out[q.Text(0)] = q.IsNull(1) ? std::nullopt : std::optional<int64_t>(q.Int(1));
-  }
-  return out;
-}
-
-std::unordered_set<int64_t> ReviewStore::ReviewsSummarised(int64_t run_id) {
-  Flush();
-  std::unordered_set<int64_t> out;
-  Statement q(db_,
-              "SELECT CAST(subject AS INTEGER) FROM summaries WHERE run_id = ?1 AND "
-              "scope = 'review'");
-  q.Bind(1, run_id);
-  while (q.Step()) out.insert(q.Int(0));
-  return out;
-}
-
-void ReviewStore::FinishRun(int64_t run_id, std::optional<int64_t> snapshot) {
-  Begin();
-  if (snapshot) {
-    Statement up(db_, "UPDATE runs SET finished_at = ?2, snapshot_review_id = ?3 WHERE id = ?1");
-    up.Bind(1, run_id).Bind(2, NowUtc()).Bind(3, *snapshot).Run();
-  } else {
-    Statement up(db_, "UPDATE runs SET finished_at = ?2 WHERE id = ?1");
-    up.Bind(1, run_id).Bind(2, NowUtc()).Run();
-  }
-  Flush();
-}
-
-void ReviewStore::AddScores(int64_t run_id, const std::string& scope,
-                            const std::vector<ScoreRow>& rows) {
-  Begin();
-  for (const ScoreRow& row : rows) {
-    stmts_->add_score.Bind(1, run_id)
-        .Bind(2, scope)
-        .Bind(3, row.sentence_id)
-        .Bind(4, row.weight)
-        .Bind(5, store_internal::FloatsJson(row.head_weights));
-    if (row.opinion) {
-      stmts_->add_score.Bind(6, static_cast<double>(*row.opinion));
-    } else {
-      stmts_->add_score.BindNull(6);
-    }
-    if (row.salience) {
-      stmts_->add_score.Bind(7, static_cast<double>(*row.salience));
-    } else {
-      stmts_->add_score.BindNull(7);
-    }
-    stmts_->add_score.Run();
-  }
-  MaybeCommit();
-}
-
-int64_t ReviewStore::AddSummary(const StoredSummary& summary) {
-  Begin();
-  Statement ins(db_, kInsertSummary);
-  BindSummary(ins, summary).Run();
-  int64_t id = sqlite3_last_insert_rowid(db_);
-  MaybeCommit();
-  return id;
-}
-
-namespace {
-// The first row of a runs query (columns: id, key, params, embedder, model_hash, started_at,
-// finished_at, snapshot_review_id), if any.
-std::optional<RunInfo> FirstRun(Statement& q) {
-  if (!q.Step()) return std::nullopt;
-  RunInfo r{q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Int(7)};
-  q.Reset();
-  return r;
-}
-constexpr const char* kRunColumns =
-    "SELECT id, key, params, embedder, model_hash, started_at, finished_at,"
-    " coalesce(snapshot_review_id, 0) FROM runs ";
-}  // namespace
-
-std::optional<RunInfo> ReviewStore::LatestRun(const std::string& scope) {
-  Flush();
-  Statement q(db_, std::string(kRunColumns) +
-                       "WHERE finished_at IS NOT NULL AND (?1 = '' OR EXISTS (SELECT 1 FROM "
-                       "summaries s WHERE s.run_id = runs.id AND s.scope = ?1)) "
-                       "ORDER BY finished_at DESC, id DESC LIMIT 1");
-  q.Bind(1, scope);
-  return FirstRun(q);
-}
-
-std::optional<RunInfo> ReviewStore::GetRun(int64_t run_id) {
-  Flush();
-  Statement q(db_, std::string(kRunColumns) + "WHERE id = ?1");
-  q.Bind(1, run_id);
-  return FirstRun(q);
-}
-
-std::optional<RunInfo> ReviewStore::FindRun(const std::string& key) {
-  Flush();
-  Statement q(db_, std::string(kRunColumns) + "WHERE key = ?1");
-  q.Bind(1, key);
-  return FirstRun(q);
-}
-
-void ReviewStore::SetRunHeads(int64_t run_id, const std::vector<std::string>& head_names) {
-  Begin();
-  const std::string heads = store_internal::JoinTabs(head_names);
-  Statement up(db_, "UPDATE runs SET heads = ?2 WHERE id = ?1");
-  up.Bind(1, run_id).Bind(2, heads).Run();
-}
-
-std::vector<std::string> ReviewStore::RunHeadNames(int64_t run_id) {
-  Statement q(db_, "SELECT heads FROM runs WHERE id = ?1");
-  q.Bind(1, run_id);
-  std::vector<std::string> out;
-  if (q.Step()) {
-    out = store_internal::SplitTabs(q.Text(0));
-    q.Reset();
-  }
-  return out;
-}
-
-namespace {
-constexpr const char* kSummaryColumns =
-    "id, run_id, scope, subject, text, sentence_ids, units_in, units_out, unit, embedder, "
-    "tokenizer, tokens_in, tokens_out, reviews_covered";
-StoredSummary ReadSummaryRow(const Statement& q) {
-  StoredSummary s{
-      q.Int(0),  q.Int(1),    q.Text(2), q.Text(3), q.Text(4),  store_internal::ParseIds(q.Text(5)),
-      q.Int(6),  q.Int(7),    q.Text(8), q.Text(9), q.Text(10), q.Int(11),
-      q.Int(12), std::nullopt};
-  if (!q.IsNull(13)) s.reviews_covered = q.Int(13);
-  return s;
-}
-}  // namespace
-
-std::vector<StoredSummary> ReviewStore::GetSummaries(int64_t run_id, const std::string& scope,
-                                                     const std::string& subject) {
-  Flush();
-  std::vector<StoredSummary> out;
-  // One subject is a lookup on the (run_id, scope, subject) key; an `OR` in the WHERE would make
-  // SQLite scan the whole run for it (an export of many products would be quadratic).
-  // (The parameters a branch does not compare are still named so that all three bind.)
-  std::string where = "run_id = ?1";
-  where += scope.empty() ? " AND ?2 = ''" : " AND scope = ?2";
-  where += subject.empty() ? " AND ?3 = ''" : " AND subject = ?3";
-  Statement q(db_, std::string("SELECT ") + kSummaryColumns + " FROM summaries WHERE " + where +
-                       " ORDER BY scope, subject");
-  q.Bind(1, run_id).Bind(2, scope).Bind(3, subject);
-  while (q.Step()) out.push_back(ReadSummaryRow(q));
-  return out;
-}
-
-std::vector<StoredSummary> ReviewStore::LatestSummaries(const std::string& scope) {
-  Flush();
-  std::vector<StoredSummary> out;
-  Statement q(db_, std::string("SELECT ") + kSummaryColumns +
-                       " FROM (SELECT s.*, row_number() OVER (PARTITION BY s.subject ORDER BY "
-                       "r.finished_at DESC, r.id DESC) AS rank FROM summaries s JOIN runs r ON "
-                       "r.id = s.run_id WHERE r.finished_at IS NOT NULL AND s.scope = ?1) "
-                       "WHERE rank = 1 ORDER BY subject");
-  q.Bind(1, scope);
-  while (q.Step()) out.push_back(ReadSummaryRow(q));
-  return out;
-}
-
-std::vector<std::pair<int64_t, ScoreRow>> ReviewStore::GetScores(
-    int64_t run_id, const std::string& scope, const std::vector<int64_t>& sentence_ids) {
-  Flush();
-  std::vector<std::pair<int64_t, ScoreRow>> out;
-  Statement q(db_,
-              "SELECT weight, head_weights, opinion, salience FROM scores WHERE run_id = ?1 AND "
-              "scope = ?2 AND "
-              "sentence_id = ?3");
-  for (int64_t sid : sentence_ids) {
-    q.Bind(1, run_id).Bind(2, scope).Bind(3, sid);
-    if (q.Step()) {
-      ScoreRow row;
-      row.sentence_id = sid;
-      row.weight = q.Double(0);
-      row.head_weights = store_internal::ParseFloatsJson(q.Text(1));
-      if (!q.IsNull(2)) row.opinion = static_cast<float>(q.Double(2));
-      if (!q.IsNull(3)) row.salience = static_cast<float>(q.Double(3));
-      out.emplace_back(sid, std::move(row));
-      q.Reset();
-    }
-  }
-  return out;
-}
 
 std::string store_internal::NowUtc() {
   std::time_t t = std::time(nullptr);

@@ -176,7 +176,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<Product> products;
   {
     auto store = revsum::ReviewStore::Open(path);
-    const int64_t source = store->AddSource("fuzz.jsonl", "jsonl", size);
+    const int64_t source = store->ingest().AddSource("fuzz.jsonl", "jsonl", size);
     const int product_count = input.ConsumeIntegralInRange(1, 3);
     std::set<std::string> keys;
     uint64_t line = 0;
@@ -209,7 +209,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           sentence.text = text;
           sentences.push_back(sentence);
         }
-        FUZZ_CHECK(store->AddReview(source, review, sentences), "review not added");
+        FUZZ_CHECK(store->ingest().AddReview(source, review, sentences), "review not added");
       }
     }
     store->Flush();
@@ -218,7 +218,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     run.key = "fuzz";
     run.params_json = "{}";
     run.embedder = "none";
-    const int64_t run_id = store->BeginRun(run, {});
+    const int64_t run_id = store->runs().BeginRun(run, {});
     // Products in the exporter's order (by key); a subset of each product's sentences is kept.
     for (const std::string& key : keys) {
       Product p;
@@ -229,7 +229,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       summary.subject = key;
       summary.unit = "words";
       summary.embedder = "none";
-      for (const revsum::StoredReview& r : store->GetProductReviews(key)) {
+      for (const revsum::StoredReview& r : store->reviews().GetProductReviews(key)) {
         for (const revsum::StoredSentence& s : r.sentences) {
           if (!input.ConsumeBool() && !(p.kept_ids.empty() && input.remaining_bytes() == 0)) {
             continue;
@@ -240,10 +240,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
       }
       summary.sentence_ids = p.kept_ids;
-      store->AddSummary(summary);
+      store->runs().AddSummary(summary);
       products.push_back(std::move(p));
     }
-    store->FinishRun(run_id);
+    store->runs().FinishRun(run_id);
   }
 
   revsum::StoreOptions read_only;

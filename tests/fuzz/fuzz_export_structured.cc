@@ -538,7 +538,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   {
     auto store = revsum::ReviewStore::Open(path);
-    const int64_t source = store->AddSource("fuzz.jsonl", "jsonl", size);
+    const int64_t source = store->ingest().AddSource("fuzz.jsonl", "jsonl", size);
     const int product_count = input.ConsumeIntegralInRange(1, 3);
     std::set<std::string> keys;
     uint64_t line = 0;
@@ -572,7 +572,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           sentence.text = text;
           sentences.push_back(sentence);
         }
-        store->AddReview(source, review, sentences);  // false: the same content, once stored
+        store->ingest().AddReview(source, review,
+                                  sentences);  // false: the same content, once stored
       }
     }
     store->Flush();
@@ -581,12 +582,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     info.key = "fuzz";
     info.params_json = "{\"budget\":\"" + run.budget.ToString() + "\"}";
     info.embedder = "none";
-    const int64_t run_id = store->BeginRun(info, {});
+    const int64_t run_id = store->runs().BeginRun(info, {});
     static const char* const kPolarities[] = {"praise", "complaint", "neutral", "unknown"};
     for (const std::string& key : keys) {
       std::vector<std::pair<int64_t, int64_t>> sentences;  // (sentence id, review id)
       std::vector<std::string> texts;
-      for (const revsum::StoredReview& r : store->GetProductReviews(key)) {
+      for (const revsum::StoredReview& r : store->reviews().GetProductReviews(key)) {
         for (const revsum::StoredSentence& s : r.sentences) {
           sentences.emplace_back(s.id, r.id);
           texts.push_back(s.text);
@@ -616,7 +617,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         point.share = input.ConsumeFloatingPointInRange(0.0, 1.0);
         points.push_back(std::move(point));
       }
-      store->AddPoints(run_id, key, points);
+      store->points().AddPoints(run_id, key, points);
       revsum::StoredSummary flat;
       flat.run_id = run_id;
       flat.scope = "product";
@@ -628,9 +629,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       if (input.ConsumeBool()) std::reverse(flat.sentence_ids.begin(), flat.sentence_ids.end());
       flat_sentences.insert(flat.sentence_ids.begin(), flat.sentence_ids.end());
-      store->AddSummary(flat);
+      store->runs().AddSummary(flat);
     }
-    store->FinishRun(run_id);
+    store->runs().FinishRun(run_id);
   }
 
   revsum::StoreOptions read_only;
@@ -642,7 +643,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     exported = Export(*store, run, revsum::ExportFormat::kText, out, flat_sentences);
   } catch (const std::runtime_error& e) {
     // No product has points: the documented refusal, the same in every format.
-    FUZZ_CHECK(store->LatestPoints().empty(), std::string("export refused: ") + e.what());
+    FUZZ_CHECK(store->points().LatestPoints().empty(), std::string("export refused: ") + e.what());
     return 0;
   }
   CheckTextOrMarkdown(out, exported, run, false);

@@ -52,7 +52,7 @@ std::unique_ptr<revsum::ReviewStore> MakeStore() {
   TempDir() = pattern;
   std::atexit(RemoveTempDir);
   auto store = revsum::ReviewStore::Open((TempDir() / "fuzz.db").string());
-  const int64_t source = store->AddSource("fuzz.jsonl", "jsonl", 100);
+  const int64_t source = store->ingest().AddSource("fuzz.jsonl", "jsonl", 100);
   uint64_t line = 0;
   for (const auto& row : kSentences) {
     revsum::Review review;
@@ -66,7 +66,7 @@ std::unique_ptr<revsum::ReviewStore> MakeStore() {
     sentence.begin = 0;
     sentence.end = static_cast<int32_t>(revsum::fuzz::DecodeUtf8(review.text).size());
     sentence.text = review.text;
-    FUZZ_CHECK(store->AddReview(source, review, {sentence}), "fixture review not added");
+    FUZZ_CHECK(store->ingest().AddReview(source, review, {sentence}), "fixture review not added");
   }
   store->Flush();
   return store;
@@ -206,7 +206,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   constexpr size_t kLimit = 4;
   try {
-    const std::vector<revsum::SearchHit> hits = store->Search(query, kLimit);
+    const std::vector<revsum::SearchHit> hits = store->search().Find(query, kLimit);
     FUZZ_CHECK(hits.size() <= kLimit, "more hits than the limit: " + shown);
     for (const revsum::SearchHit& hit : hits) {
       FUZZ_CHECK(stored.count(hit.text) == 1,

@@ -19,6 +19,7 @@
 #include "revsum/export.h"
 #include "revsum/ingest.h"
 #include "revsum/run.h"
+#include "support/query_db.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -31,10 +32,11 @@ const std::string kSamples = REVSUM_SAMPLES;
 // Rows of one query, one string per row (columns joined by '|').
 std::vector<std::string> Rows(ReviewStore& store, const std::string& sql) {
   store.Flush();
+  const testing::DbConnection db(store.path());
   std::vector<std::string> out;
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK)
-      << sql << ": " << sqlite3_errmsg(store.handle());
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr), SQLITE_OK)
+      << sql << ": " << sqlite3_errmsg(db.get());
   while (sqlite3_step(st) == SQLITE_ROW) {
     std::string row;
     for (int c = 0; c < sqlite3_column_count(st); ++c) {
@@ -144,7 +146,7 @@ IngestCounts BuildStore(const std::string& path, const std::vector<std::string>&
 
 std::vector<std::string> SearchTexts(ReviewStore& store, const std::string& query) {
   std::vector<std::string> texts;
-  for (const SearchHit& hit : store.Search(query, 1000))
+  for (const SearchHit& hit : store.search().Find(query, 1000))
     texts.push_back(hit.product + ": " + hit.text);
   std::sort(texts.begin(), texts.end());
   return texts;
@@ -170,6 +172,38 @@ class MergeTest : public ::testing::Test {
   std::vector<std::string> shards_;
   std::vector<IngestCounts> shard_counts_;
 };
+
+// A table of the schema that merge does not carry fails here: every table (but the full-text
+// index, which the output builds from the sentences it receives) has rows in the fixture and the
+// same number of rows in a merge of it into an empty store.
+TEST_F(MergeTest, EveryTableOfTheSchemaIsCarried) {
+  {
+    auto one = ReviewStore::Open(dir_ / "one.db");
+    StoredOpinionModel model;
+    model.sha256 = std::string(64, 'a');
+    model.trained_on = "{}";
+    model.blob = "weights";
+    one->opinion_models().Add(model);
+  }
+  auto out = ReviewStore::Open(dir_ / "merged.db");
+  MergeStore(*out, dir_ / "one.db");
+  auto in = ReviewStore::Open(dir_ / "one.db");
+  const std::vector<std::string> tables =
+      Rows(*out,
+           "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND "
+           "name NOT LIKE 'sentences_fts%' ORDER BY name");
+  const std::set<std::string> carried(MergedTables().begin(), MergedTables().end());
+  ASSERT_FALSE(tables.empty());
+  for (const std::string& table : tables) {
+    EXPECT_TRUE(carried.count(table)) << table << ": a table MergedTables() does not name";
+    const std::string rows = Rows(*in, "SELECT count(*) FROM " + table).at(0);
+    EXPECT_NE(rows, "0") << "the fixture has no row in " << table << "; add one";
+    EXPECT_EQ(Rows(*out, "SELECT count(*) FROM " + table).at(0), rows) << table;
+  }
+  EXPECT_EQ(tables.size(), carried.size());
+  EXPECT_EQ(Rows(*out, "SELECT count(*) FROM sentences_fts"),
+            Rows(*in, "SELECT count(*) FROM sentences_fts"));
+}
 
 TEST_F(MergeTest, EveryRecordIsInExactlyOneShardAndTheCountsAddUp) {
   IngestCounts sum;
@@ -198,9 +232,9 @@ TEST_F(MergeTest, ShardsMergedHoldWhatOneStoreHolds) {
     EXPECT_FALSE(rows.empty()) << table;
     EXPECT_EQ(merged.at(table), rows) << table;
   }
-  EXPECT_EQ(total.reviews, out->Stats().reviews);
+  EXPECT_EQ(total.reviews, out->reviews().Stats().reviews);
   EXPECT_EQ(total.runs, 1);
-  EXPECT_EQ(out->Stats().unfinished_runs, 0);
+  EXPECT_EQ(out->reviews().Stats().unfinished_runs, 0);
 }
 
 TEST_F(MergeTest, SearchFindsTheMergedSentences) {
@@ -344,7 +378,7 @@ TEST_F(MergeTest, AFailureMidMergeLeavesTheOutputAsItWas) {
   EXPECT_EQ(Contents(*out), before);
   // The output still works: the intact shards merge afterwards.
   MergeStore(*out, shards_[1]);
-  EXPECT_GT(out->Stats().reviews, static_cast<int64_t>(before.at("reviews").size()));
+  EXPECT_GT(out->reviews().Stats().reviews, static_cast<int64_t>(before.at("reviews").size()));
 }
 
 TEST_F(MergeTest, RejectsAreKeptOnceAcrossShards) {
@@ -429,8 +463,8 @@ TEST(MergeCoverageTest, AnInterruptedShardDoesNotHideTheFinishedOnes) {
   BuildShard(dir / "p2.db", dumps, {2, 2}, true);
   BuildShard(dir / "one.db", dumps, {}, true);
   {
-    auto p2 = ReviewStore::Open(dir / "p2.db");
-    ASSERT_EQ(sqlite3_exec(p2->handle(),
+    const testing::DbConnection p2(dir / "p2.db");
+    ASSERT_EQ(sqlite3_exec(p2.get(),
                            "UPDATE runs SET finished_at = NULL; DELETE FROM summaries WHERE "
                            "scope = 'product' AND subject = (SELECT max(subject) FROM summaries "
                            "WHERE scope = 'product')",
@@ -441,7 +475,7 @@ TEST(MergeCoverageTest, AnInterruptedShardDoesNotHideTheFinishedOnes) {
     auto out = ReviewStore::Open(dir / "all.db");
     MergeStore(*out, dir / "p1.db");
     EXPECT_EQ(MergeStore(*out, dir / "p2.db").interrupted_runs, 1);
-    EXPECT_EQ(out->Stats().unfinished_runs, 0);
+    EXPECT_EQ(out->reviews().Stats().unfinished_runs, 0);
   }
   EXPECT_NO_THROW(Exports(dir / "all.db"));
   EXPECT_EQ(ProductsWithoutSummary(dir / "all.db"), 1);
@@ -473,7 +507,7 @@ TEST(MergeCoverageTest, ReMergingAnUpdatedShardReScoresTheProductsItChanged) {
   std::string product;
   {
     auto p1 = ReviewStore::Open(dir / "p1.db");
-    for (const std::string& key : p1->Products()) {
+    for (const std::string& key : p1->reviews().Products()) {
       if (ProductShard(key, 2) == 1) product = key;
     }
   }
@@ -531,7 +565,7 @@ TEST(ShardTest, IngestRefusesABadShardBeforeReading) {
   IngestOptions options;
   options.shard = {4, 3};
   EXPECT_THROW(IngestFile(*store, kSamples + "/en_reviews.jsonl", options), std::invalid_argument);
-  EXPECT_EQ(store->Stats().sources, 0);
+  EXPECT_EQ(store->reviews().Stats().sources, 0);
 }
 
 }  // namespace

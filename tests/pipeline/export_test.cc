@@ -48,7 +48,7 @@ class ExportTest : public ::testing::Test {
              const std::string& run_budget = "40w", int reviews = 20,
              const std::string& id_prefix = "R") {
     auto store = ReviewStore::Open(db_);
-    const int64_t source = store->AddSource("dump.jsonl", "jsonl", 1);
+    const int64_t source = store->ingest().AddSource("dump.jsonl", "jsonl", 1);
     for (int r = 0; r < reviews; ++r) {
       Review review;
       review.source = "dump.jsonl";
@@ -70,15 +70,15 @@ class ExportTest : public ::testing::Test {
         review.text += s.text + " ";
         sentences.push_back(s);
       }
-      ASSERT_TRUE(store->AddReview(source, review, sentences));
+      ASSERT_TRUE(store->ingest().AddReview(source, review, sentences));
     }
     store->Flush();
     RunInfo run;
     run.key = "test";
     run.params_json = "{\"budget\":\"" + run_budget + "\",\"scopes\":\"product\"}";
     run.embedder = "lexical";
-    const int64_t run_id = store->BeginRun(run, {});
-    std::vector<StoredReview> stored = store->GetProductReviews(product);
+    const int64_t run_id = store->runs().BeginRun(run, {});
+    std::vector<StoredReview> stored = store->reviews().GetProductReviews(product);
     std::vector<StoredPoint> points;
     for (size_t k = 0; k < planted.size(); ++k) {
       StoredPoint p;
@@ -95,8 +95,8 @@ class ExportTest : public ::testing::Test {
       }
       points.push_back(p);
     }
-    store->AddPoints(run_id, product, points);
-    store->FinishRun(run_id);
+    store->points().AddPoints(run_id, product, points);
+    store->runs().FinishRun(run_id);
   }
 
   // The export of `options` (format etc.) into *out.
@@ -134,7 +134,7 @@ class ExportTest : public ::testing::Test {
     s.subject = product;
     s.unit = "words";
     s.sentence_ids = sentence_ids;
-    store->AddSummary(s);
+    store->runs().AddSummary(s);
     store->Flush();
   }
 
@@ -311,11 +311,11 @@ TEST_F(ExportTest, CitationsAreTheDumpIdsOrTheContentHashEscaped) {
   // The reviews without a dump id (odd ones) are cited by their content hash, in json too.
   Build("Kettle", {{"praise", 3, "Great kettle."}});
   auto store = ReviewStore::Open(db_);
-  const ReviewStore::ReviewFacts odd = store->ProductReviewFacts("Kettle")[1];
+  const ReviewFacts odd = store->reviews().ProductReviewFacts("Kettle")[1];
   EXPECT_EQ(odd.external_id, "");
   const std::string derived = ReviewCitationId("", odd.content_hash);
   EXPECT_EQ(derived.size(), 18u);
-  EXPECT_EQ(store->RunPoints(1, "Kettle")[0].members[1].review_id, odd.id);
+  EXPECT_EQ(store->points().RunPoints(1, "Kettle")[0].members[1].review_id, odd.id);
 }
 
 TEST_F(ExportTest, JsonHoldsThePointsWithTheirFieldsAndTheDumpIds) {
@@ -360,7 +360,7 @@ TEST_F(ExportTest, AlsoSaidTakesTheFlatSentencesNoShownPointHolds) {
   {
     StoreOptions read_only;
     read_only.read_only = true;
-    reviews = ReviewStore::Open(db_, read_only)->GetProductReviews("Kettle");
+    reviews = ReviewStore::Open(db_, read_only)->reviews().GetProductReviews("Kettle");
   }
   // Review 19's sentences are members of no point; review 0's first sentence is the first
   // point's face, review 3's second a member of the second point.
@@ -581,8 +581,8 @@ TEST_F(ExportTest, JsonParsesWhenTheStoreHoldsInvalidUtf8) {
     s.scope = "product";
     s.subject = "Kettle\xff";
     s.unit = "words";
-    s.sentence_ids = {store->GetProductReviews("Kettle\xff")[0].sentences[1].id};
-    store->AddSummary(s);
+    s.sentence_ids = {store->reviews().GetProductReviews("Kettle\xff")[0].sentences[1].id};
+    store->runs().AddSummary(s);
     store->Flush();
   }
   ExportOptions flat;
@@ -603,7 +603,7 @@ TEST_F(ExportTest, ReviewScopeHeadingsNameTheDumpIdOrTheContentHash) {
   std::string hashed;
   {
     auto store = ReviewStore::Open(db_);
-    std::vector<StoredReview> reviews = store->GetProductReviews("Kettle");
+    std::vector<StoredReview> reviews = store->reviews().GetProductReviews("Kettle");
     for (int r = 0; r < 2; ++r) {
       StoredSummary s;
       s.run_id = 1;
@@ -611,10 +611,10 @@ TEST_F(ExportTest, ReviewScopeHeadingsNameTheDumpIdOrTheContentHash) {
       s.subject = std::to_string(reviews[r].id);
       s.unit = "words";
       s.sentence_ids = {reviews[r].sentences[0].id};
-      store->AddSummary(s);
+      store->runs().AddSummary(s);
     }
     store->Flush();
-    hashed = ReviewCitationId("", store->ProductReviewFacts("Kettle")[1].content_hash);
+    hashed = ReviewCitationId("", store->reviews().ProductReviewFacts("Kettle")[1].content_hash);
   }
   ASSERT_EQ(hashed.rfind("h:", 0), 0u);
   ExportOptions options;
@@ -639,9 +639,9 @@ TEST_F(ExportTest, FlatKeepsTheStoredSentencesCitedByDumpIds) {
     s.scope = "product";
     s.subject = "Kettle";
     s.unit = "words";
-    std::vector<StoredReview> reviews = store->GetProductReviews("Kettle");
+    std::vector<StoredReview> reviews = store->reviews().GetProductReviews("Kettle");
     s.sentence_ids = {reviews[0].sentences[0].id, reviews[1].sentences[1].id};
-    store->AddSummary(s);
+    store->runs().AddSummary(s);
     store->Flush();
   }
   ExportOptions options;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "revsum/ingest.h"
+#include "support/query_db.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -58,7 +59,8 @@ TEST(IngestFtsTest, IndexHoldsEverySentenceWithItsPairsAndSearchesLikeARowByRowI
     IngestFile(*store, samples + "/" + name, options);
   }
   store->Flush();
-  sqlite3* db = store->handle();
+  const revsum::testing::DbConnection connection(store->path());
+  sqlite3* db = connection.get();
   const int64_t sentences = Count(db, "SELECT count(*) FROM sentences");
   ASSERT_GT(sentences, 100);
   ASSERT_GT(Count(db, "SELECT count(*) FROM sentences WHERE text GLOB '*[一-龥]*'"), 10);
@@ -139,19 +141,19 @@ TEST(IngestFtsTest, IndexHoldsEverySentenceWithItsPairsAndSearchesLikeARowByRowI
        {"battery", "fit OR fabric", "\"works great\"", "charg*", "电池", "物流 -包装", "质量", "好",
         "kettle OR 水壶", "don't", "NEAR(fit fine, 3)"}) {
     std::vector<int64_t> got;
-    for (const SearchHit& hit : store->Search(query, 1000)) got.push_back(hit.sentence_id);
+    for (const SearchHit& hit : store->search().Find(query, 1000)) got.push_back(hit.sentence_id);
     const std::vector<int64_t> want = ReferenceHits(db, query);
     EXPECT_EQ(got, want) << query;
   }
-  EXPECT_FALSE(store->Search("battery", 1000).empty());
-  EXPECT_FALSE(store->Search("质量", 1000).empty());
+  EXPECT_FALSE(store->search().Find("battery", 1000).empty());
+  EXPECT_FALSE(store->search().Find("质量", 1000).empty());
 
   // A CJK query of one, two or more characters finds exactly the sentences that contain it, in
   // revsum search and, for a two-character word, in a plain MATCH as a user would write it.
   for (const std::string query : {"好", "质量", "物流很快", "很", "电池续航"}) {
     const std::string like = "SELECT count(*) FROM sentences WHERE instr(text, '" + query + "')";
     const int64_t contain = Count(db, like);
-    EXPECT_EQ(static_cast<int64_t>(store->Search(query, 100000).size()), contain) << query;
+    EXPECT_EQ(static_cast<int64_t>(store->search().Find(query, 100000).size()), contain) << query;
     if (query.size() == 6) {
       EXPECT_EQ(
           Count(db, "SELECT count(*) FROM sentences_fts WHERE sentences_fts MATCH '" + query + "'"),
@@ -169,7 +171,7 @@ TEST(IngestFtsTest, IndexHoldsEverySentenceWithItsPairsAndSearchesLikeARowByRowI
                   "SELECT count(*) FROM (SELECT * FROM temp.v_ref EXCEPT SELECT * FROM "
                   "temp.v_idx)"),
             0);
-  EXPECT_EQ(store->Search("电池续航", 100000).size(),
+  EXPECT_EQ(store->search().Find("电池续航", 100000).size(),
             static_cast<size_t>(
                 Count(db, "SELECT count(*) FROM sentences WHERE instr(text, '电池续航')")));
 }

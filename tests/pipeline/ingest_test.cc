@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/query_db.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
 
@@ -19,8 +20,10 @@ namespace {
 using testing::TempDir;
 
 int64_t Count(ReviewStore& store, const char* sql) {
+  store.Flush();
+  const testing::DbConnection db(store.path());
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql, -1, &st, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql, -1, &st, nullptr), SQLITE_OK);
   int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
   sqlite3_finalize(st);
   return n;
@@ -128,7 +131,7 @@ TEST(IngestTest, AccountsForAllRowsOfTheChineseShoppingDump) {
             << ", duplicates " << c.duplicates << ", rejected " << c.rejected << ", sentences "
             << c.sentences << "\n";
   // Chinese search works on the real data.
-  EXPECT_GT(store->Search("物流", 5).size(), 0u);
+  EXPECT_GT(store->search().Find("物流", 5).size(), 0u);
   IngestCounts again = IngestFile(*store, csv.string(), options);
   EXPECT_EQ(again.ingested, 0u) << "a second ingest adds nothing";
   EXPECT_EQ(again.duplicates, 62773u);
@@ -190,7 +193,7 @@ TEST(IngestTest, EachSourceRecordsItsDumpsRatingRangeAlsoForOtherShardsRecords) 
   IngestFile(*store, dir / "stars.jsonl", options);
   IngestFile(*store, dir / "labels.jsonl", options);
   EXPECT_EQ(Count(*store, "SELECT count(*) FROM reviews"), 2);
-  auto ranges = store->SourceRatings();
+  auto ranges = store->reviews().SourceRatings();
   const auto stars = ranges.find(dir / "stars.jsonl");
   ASSERT_NE(stars, ranges.end());
   EXPECT_EQ(stars->second.min, 2);

@@ -11,6 +11,7 @@
 #include "revsum/ingest.h"
 #include "revsum/run.h"
 #include "revsum/train.h"
+#include "support/query_db.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -19,8 +20,10 @@ namespace {
 using testing::TempDir;
 
 int64_t Count(ReviewStore& store, const std::string& sql) {
+  store.Flush();
+  const testing::DbConnection db(store.path());
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sql;
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sql;
   int64_t n = -1;
   if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
   sqlite3_finalize(st);
@@ -137,12 +140,12 @@ TEST(StoreOpinions, ADamagedStoredModelIsRefused) {
   const StoreTrainReport trained = TrainStoreOpinions(*store, options, LoadDefaultOpinionModel());
   ASSERT_TRUE(trained.trained) << trained.notice;
   // One byte of the stored weights flipped.
-  std::string blob = store->LatestOpinionModel()->blob;
+  std::string blob = store->opinion_models().Latest()->blob;
   blob[5000] ^= 0x01;
+  const testing::DbConnection db(store->path());
   sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(
-      sqlite3_prepare_v2(store->handle(), "UPDATE opinion_models SET model = ?1", -1, &st, nullptr),
-      SQLITE_OK);
+  ASSERT_EQ(sqlite3_prepare_v2(db.get(), "UPDATE opinion_models SET model = ?1", -1, &st, nullptr),
+            SQLITE_OK);
   sqlite3_bind_blob(st, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
   ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
   sqlite3_finalize(st);

@@ -79,7 +79,7 @@ void CheckLanguage(const std::string& lang, bool ratings, double tolerance,
   RunOptions run;
   run.threads = 1;
   SummarizeStore(*store, run);
-  const std::vector<StoredPoint> points = store->LatestPoints();
+  const std::vector<StoredPoint> points = store->points().LatestPoints();
   for (const Planted& p : ReadTruth(dump + ".truth.json")) {
     const StoredPoint* got = Find(points, p);
     std::cout << lang << (ratings ? " rated " : " unrated ") << p.product << " " << p.key
@@ -148,7 +148,7 @@ TEST(PointsQuality, SmallProductPointsSayOneThing) {
   const std::string product = "B0KETTLE01";
   std::map<int64_t, std::string> sentence;
   std::map<std::string, std::set<int64_t>> reviews_saying;
-  const std::vector<StoredReview> reviews = store->GetProductReviews(product);
+  const std::vector<StoredReview> reviews = store->reviews().GetProductReviews(product);
   ASSERT_EQ(reviews.size(), 10u);
   for (const StoredReview& r : reviews) {
     for (const StoredSentence& s : r.sentences) {
@@ -157,10 +157,10 @@ TEST(PointsQuality, SmallProductPointsSayOneThing) {
       reviews_saying[says[s.text]].insert(r.id);
     }
   }
-  const std::vector<StoredPoint> latest = store->LatestPoints(product);
+  const std::vector<StoredPoint> latest = store->points().LatestPoints(product);
   ASSERT_FALSE(latest.empty());
   bool fast = false;
-  for (const StoredPoint& p : store->RunPoints(latest.front().run_id, product)) {
+  for (const StoredPoint& p : store->points().RunPoints(latest.front().run_id, product)) {
     const std::string thing = says.at(p.text);
     std::cout << p.polarity << " " << 100 * p.share << "% [" << thing << "] " << p.text << "\n";
     const double truth = thing == "-" ? 0.1 : reviews_saying[thing].size() / 10.0;

@@ -12,6 +12,7 @@
 
 #include "revsum/ingest.h"
 #include "revsum/run.h"
+#include "support/query_db.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -22,8 +23,10 @@ using testing::TempDir;
 // The product summaries of the store's latest run, subject -> text.
 std::vector<std::pair<std::string, std::string>> ProductSummaries(ReviewStore& store) {
   std::vector<std::pair<std::string, std::string>> out;
+  store.Flush();
+  const testing::DbConnection db(store.path());
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(),
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(),
                                "SELECT subject, text FROM summaries WHERE scope = 'product' "
                                "ORDER BY subject",
                                -1, &st, nullptr),
@@ -81,8 +84,10 @@ TEST(ShortReviewsTest, FragmentsAreNotChosenWhenTheProductHasRealSentences) {
 // Strings of one column of a query on the store.
 std::vector<std::string> Column(ReviewStore& store, const char* sql) {
   std::vector<std::string> out;
+  store.Flush();
+  const testing::DbConnection db(store.path());
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql, -1, &st, nullptr), SQLITE_OK) << sql;
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql, -1, &st, nullptr), SQLITE_OK) << sql;
   while (sqlite3_step(st) == SQLITE_ROW)
     out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
   sqlite3_finalize(st);

@@ -12,6 +12,7 @@
 #include "revsum/ingest.h"
 #include "revsum/points.h"
 #include "revsum/run.h"
+#include "support/query_db.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -24,19 +25,21 @@ const std::string kSamples = REVSUM_SAMPLES;
 // Every summary and score of the store as one string, by natural keys (product keys, review and
 // sentence ids are the same in stores built from the same dumps in the same order).
 std::string Fingerprint(ReviewStore& store) {
+  store.Flush();
+  const revsum::testing::DbConnection db(store.path());
   std::string out;
   sqlite3_stmt* st = nullptr;
   const char* sql =
       "SELECT s.scope || '|' || s.subject || '|' || s.text || '|' || s.sentence_ids || '|' || "
       "s.units_in || '|' || s.units_out FROM summaries s ORDER BY s.scope, s.subject";
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql, -1, &st, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql, -1, &st, nullptr), SQLITE_OK);
   while (sqlite3_step(st) == SQLITE_ROW)
     (out += reinterpret_cast<const char*>(sqlite3_column_text(st, 0))) += '\n';
   sqlite3_finalize(st);
   sql =
       "SELECT scope || '|' || sentence_id || '|' || printf('%.9g', weight) || '|' || "
       "head_weights FROM scores ORDER BY scope, sentence_id";
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(), sql, -1, &st, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql, -1, &st, nullptr), SQLITE_OK);
   while (sqlite3_step(st) == SQLITE_ROW)
     (out += reinterpret_cast<const char*>(sqlite3_column_text(st, 0))) += '\n';
   sqlite3_finalize(st);
@@ -99,7 +102,7 @@ TEST(SummarizeStoreTest, AnIncrementalRunReScoresOnlyTheProductsThatChanged) {
   EXPECT_EQ(third.products_rescored, 0u);
   EXPECT_EQ(third.products_reused, second.products_rescored + second.products_reused);
   EXPECT_EQ(Fingerprint(*incremental), Fingerprint(*scratch));
-  EXPECT_EQ(incremental->Stats().unfinished_runs, 0);
+  EXPECT_EQ(incremental->reviews().Stats().unfinished_runs, 0);
 }
 
 TEST(SummarizeStoreTest, IncrementalOffRecomputesEverything) {
@@ -116,9 +119,9 @@ TEST(SummarizeStoreTest, IncrementalOffRecomputesEverything) {
 TEST(SummarizeStoreTest, ARunRecordsTheSnapshotItRead) {
   TempDir dir;
   auto store = SampleStore(dir / "db");
-  const int64_t last = store->MaxReviewId();
+  const int64_t last = store->reviews().MaxReviewId();
   RunReport report = SummarizeStore(*store, Lexical(1));
-  EXPECT_EQ(store->GetRun(report.run_id)->snapshot_review_id, last);
+  EXPECT_EQ(store->runs().GetRun(report.run_id)->snapshot_review_id, last);
 }
 
 TEST(SummarizeStoreTest, ReviewsIngestedWhileARunIsGoingAreNotPartOfIt) {
@@ -126,7 +129,7 @@ TEST(SummarizeStoreTest, ReviewsIngestedWhileARunIsGoingAreNotPartOfIt) {
   // a concurrent ingest scored sentences that did not exist when the run started.
   TempDir dir;
   auto store = SampleStore(dir / "db");
-  const int64_t before = store->MaxReviewId();
+  const int64_t before = store->reviews().MaxReviewId();
   std::ofstream late(dir / "late.jsonl");
   for (int i = 0; i < 50; ++i) {
     late << "{\"text\":\"Late review " << i
@@ -144,9 +147,10 @@ TEST(SummarizeStoreTest, ReviewsIngestedWhileARunIsGoingAreNotPartOfIt) {
   };
   RunReport report = SummarizeStore(*store, options);
   ASSERT_TRUE(ingested);
-  EXPECT_EQ(store->GetRun(report.run_id)->snapshot_review_id, before);
+  EXPECT_EQ(store->runs().GetRun(report.run_id)->snapshot_review_id, before);
+  const revsum::testing::DbConnection db(store->path());
   sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(store->handle(),
+  ASSERT_EQ(sqlite3_prepare_v2(db.get(),
                                "SELECT count(*) FROM scores sc JOIN sentences s ON s.id = "
                                "sc.sentence_id WHERE s.review_id > ?1",
                                -1, &st, nullptr),
@@ -177,9 +181,11 @@ std::unique_ptr<ReviewStore> RatedStore(const std::filesystem::path& dir) {
 
 // The ratings of the reviews whose sentences the run scored, sorted ("-" = no rating).
 std::string ScoredRatings(ReviewStore& store, int64_t run_id) {
+  store.Flush();
+  const revsum::testing::DbConnection db(store.path());
   std::string out;
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(store.handle(),
+  EXPECT_EQ(sqlite3_prepare_v2(db.get(),
                                "SELECT DISTINCT coalesce(r.rating, '-') FROM scores sc JOIN "
                                "sentences s ON s.id = sc.sentence_id JOIN reviews r ON r.id = "
                                "s.review_id WHERE sc.run_id = ?1 ORDER BY 1",

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/query_db.h"
 #include "support/temp_dir.h"
 
 namespace revsum {
@@ -48,7 +49,7 @@ class ReportTest : public ::testing::Test {
   // Adds a review with the given sentence spans (the stored sentence text is the span's text
   // unless it is given); returns the review id.
   int64_t Add(const PlantedReview& r) {
-    if (source_ == 0) source_ = store_->AddSource("dump.jsonl", "jsonl", 0);
+    if (source_ == 0) source_ = store_->ingest().AddSource("dump.jsonl", "jsonl", 0);
     Review review;
     review.source = "dump.jsonl";
     review.line = ++line_;
@@ -63,13 +64,14 @@ class ReportTest : public ::testing::Test {
                                    r.span_texts ? CutExcerpt(r.text, begin, end, 0, 1 << 20).hit
                                                 : "sentence " + std::to_string(i)});
     }
-    EXPECT_TRUE(store_->AddReview(source_, review, sentences));
+    EXPECT_TRUE(store_->ingest().AddReview(source_, review, sentences));
     store_->Flush();
     return Int("SELECT max(id) FROM reviews");
   }
   int64_t Int(const std::string& sql) {
+    const revsum::testing::DbConnection db(store_->path());
     sqlite3_stmt* st = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(store_->handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK);
+    EXPECT_EQ(sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr), SQLITE_OK);
     const int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
     sqlite3_finalize(st);
     return v;
@@ -86,13 +88,14 @@ class ReportTest : public ::testing::Test {
     RunInfo info;
     info.key = key;
     info.embedder = "lexical";
-    const int64_t run = store_->BeginRun(info, heads);
+    const int64_t run = store_->runs().BeginRun(info, heads);
     std::vector<ScoreRow> rows;
     sqlite3_stmt* st = nullptr;
     const std::string sql =
         "SELECT s.id FROM sentences s JOIN reviews r ON r.id = s.review_id JOIN products p ON "
         "p.id = r.product_id WHERE p.key = ?1";
-    sqlite3_prepare_v2(store_->handle(), sql.c_str(), -1, &st, nullptr);
+    const revsum::testing::DbConnection db(store_->path());
+    sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr);
     sqlite3_bind_text(st, 1, product.c_str(), -1, SQLITE_TRANSIENT);
     while (sqlite3_step(st) == SQLITE_ROW) {
       ScoreRow row;
@@ -102,7 +105,7 @@ class ReportTest : public ::testing::Test {
       rows.push_back(row);
     }
     sqlite3_finalize(st);
-    store_->AddScores(run, "product", rows);
+    store_->runs().AddScores(run, "product", rows);
     const int64_t reviews = Int(
         "SELECT count(*) FROM reviews r JOIN products p ON p.id = r.product_id WHERE p.key = '" +
         product + "'");
@@ -127,8 +130,8 @@ class ReportTest : public ::testing::Test {
       p.weight = 0.1;
       stored.push_back(p);
     }
-    store_->AddPoints(run, product, stored);
-    store_->FinishRun(run);
+    store_->points().AddPoints(run, product, stored);
+    store_->runs().FinishRun(run);
     return run;
   }
   std::string Page(const ReportOptions& options = {}, ReportSummary* summary = nullptr) {
@@ -254,7 +257,7 @@ TEST_F(ReportTest, BoundedSizeForATenThousandReviewProduct) {
   std::vector<int64_t> first_sentences;
   {
     Review review;
-    const int64_t source = store_->AddSource("big.jsonl", "jsonl", 0);
+    const int64_t source = store_->ingest().AddSource("big.jsonl", "jsonl", 0);
     for (int i = 0; i < 10000; ++i) {
       review.source = "big.jsonl";
       review.line = static_cast<uint64_t>(i + 1);
@@ -263,7 +266,7 @@ TEST_F(ReportTest, BoundedSizeForATenThousandReviewProduct) {
       review.text = "Marker" + std::to_string(i) + " says the battery is fine. " +
                     std::string(200, 'x') + ". The end.";
       const auto n = static_cast<int32_t>(review.text.size());  // ASCII: bytes = code points
-      ASSERT_TRUE(store_->AddReview(
+      ASSERT_TRUE(store_->ingest().AddReview(
           source, review,
           {Sentence{0, 0, 35, "s0"}, Sentence{1, 36, n - 9, "s1"}, Sentence{2, n - 8, n, "s2"}}));
     }

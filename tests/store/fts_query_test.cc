@@ -118,7 +118,7 @@ class FtsSearchTest : public ::testing::Test {
            ("revsum_fts_query_test_" + std::to_string(std::random_device{}()));
     std::filesystem::create_directories(dir_);
     store_ = ReviewStore::Open((dir_ / "reviews.db").string());
-    const int64_t source = store_->AddSource("a.jsonl", "jsonl", 10);
+    const int64_t source = store_->ingest().AddSource("a.jsonl", "jsonl", 10);
     Add(source, "K1", "The cord is too short to reach the outlet.");
     Add(source, "K1", "The cord is long enough.");
     Add(source, "K2", "Short cord, but it boils fast.");
@@ -136,7 +136,8 @@ class FtsSearchTest : public ::testing::Test {
     r.product = product;
     r.external_id = "r" + std::to_string(line_);
     r.text = text;
-    store_->AddReview(source, r, {Sentence{0, 0, static_cast<int32_t>(text.size()), text}});
+    store_->ingest().AddReview(source, r,
+                               {Sentence{0, 0, static_cast<int32_t>(text.size()), text}});
   }
 
   std::filesystem::path dir_;
@@ -145,30 +146,30 @@ class FtsSearchTest : public ::testing::Test {
 };
 
 TEST_F(FtsSearchTest, MinusWordExcludesSentences) {
-  EXPECT_EQ(store_->Search("cord", 10).size(), 3u);
-  auto hits = store_->Search("cord -outlet", 10);
+  EXPECT_EQ(store_->search().Find("cord", 10).size(), 3u);
+  auto hits = store_->search().Find("cord -outlet", 10);
   EXPECT_EQ(hits.size(), 2u);
   for (const SearchHit& h : hits) EXPECT_THAT(h.text, ::testing::Not(HasSubstr("outlet")));
 }
 
 TEST_F(FtsSearchTest, EveryRewrittenFormRunsInFts5) {
-  EXPECT_EQ(store_->Search("cord (short OR long)", 10).size(), 3u);
-  EXPECT_EQ(store_->Search("(short OR long) cord -outlet", 10).size(), 2u);
-  EXPECT_EQ(store_->Search("电池,屏幕 OR,cord", 10).size(), 0u) << "OR is a word there";
-  EXPECT_EQ(store_->Search("\"short cord\"*", 10).size(), 1u);
-  EXPECT_EQ(store_->Search("NEAR(cord outlet, 8)", 10).size(), 1u);
-  EXPECT_EQ(store_->Search("NEAR(cord outlet, 2)", 10).size(), 0u);
+  EXPECT_EQ(store_->search().Find("cord (short OR long)", 10).size(), 3u);
+  EXPECT_EQ(store_->search().Find("(short OR long) cord -outlet", 10).size(), 2u);
+  EXPECT_EQ(store_->search().Find("电池,屏幕 OR,cord", 10).size(), 0u) << "OR is a word there";
+  EXPECT_EQ(store_->search().Find("\"short cord\"*", 10).size(), 1u);
+  EXPECT_EQ(store_->search().Find("NEAR(cord outlet, 8)", 10).size(), 1u);
+  EXPECT_EQ(store_->search().Find("NEAR(cord outlet, 2)", 10).size(), 0u);
 }
 
 TEST_F(FtsSearchTest, SearchProductsRestrictsHitsToTheGivenProducts) {
-  EXPECT_EQ(store_->SearchProducts("cord", 10, {}).size(), 3u);
-  auto hits = store_->SearchProducts("cord", 10, {"K2"});
+  EXPECT_EQ(store_->search().Find("cord", 10, {}).size(), 3u);
+  auto hits = store_->search().Find("cord", 10, {"K2"});
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].product, "K2");
-  EXPECT_EQ(store_->SearchProducts("cord", 10, {"K1", "K2"}).size(), 3u);
-  EXPECT_EQ(store_->SearchProducts("cord", 10, {"K3", "nope"}).size(), 0u);
-  EXPECT_EQ(store_->SearchProducts("电池", 10, {"K3"}).size(), 1u);
-  EXPECT_EQ(store_->SearchProducts("cord", 1, {"K1"}).size(), 1u) << "the limit still applies";
+  EXPECT_EQ(store_->search().Find("cord", 10, {"K1", "K2"}).size(), 3u);
+  EXPECT_EQ(store_->search().Find("cord", 10, {"K3", "nope"}).size(), 0u);
+  EXPECT_EQ(store_->search().Find("电池", 10, {"K3"}).size(), 1u);
+  EXPECT_EQ(store_->search().Find("cord", 1, {"K1"}).size(), 1u) << "the limit still applies";
 }
 
 }  // namespace

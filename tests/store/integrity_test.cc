@@ -109,7 +109,7 @@ class IntegrityTest : public ::testing::Test {
 
 TEST_F(IntegrityTest, RecordsThatDifferOnlyInRatingTitleOrTimeAreDistinctReviews) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.csv", "csv", 10);
+  int64_t src = store->ingest().AddSource("a.csv", "csv", 10);
   Review five = MakeReview("耳机", "", "Great product.", 5.0);
   Review one = MakeReview("耳机", "", "Great product.", 1.0);
   Review titled = five;
@@ -117,22 +117,23 @@ TEST_F(IntegrityTest, RecordsThatDifferOnlyInRatingTitleOrTimeAreDistinctReviews
   Review timed = five;
   timed.time = 1530000000;
   for (const Review* r : {&five, &one, &titled, &timed}) {
-    EXPECT_TRUE(store->AddReview(src, *r, OneSentence(r->text)));
+    EXPECT_TRUE(store->ingest().AddReview(src, *r, OneSentence(r->text)));
   }
   for (const Review* r : {&five, &one, &titled, &timed}) {
-    EXPECT_FALSE(store->AddReview(src, *r, OneSentence(r->text))) << "re-ingest adds nothing";
+    EXPECT_FALSE(store->ingest().AddReview(src, *r, OneSentence(r->text)))
+        << "re-ingest adds nothing";
   }
   store->Flush();
-  EXPECT_EQ(store->Stats().reviews, 4);
+  EXPECT_EQ(store->reviews().Stats().reviews, 4);
 }
 
 TEST_F(IntegrityTest, ANewBadRecordAtAReusedPathAndLineIsKept) {
   auto store = ReviewStore::Open(path_);
   for (const char* day : {"monday", "tuesday"}) {
-    int64_t src = store->AddSource("r.jsonl", "jsonl", 10);
-    store->AddReject(src, Reject{"r.jsonl", 2, "malformed JSON: unclosed string",
-                                 std::string("{\"text\":\"") + day + " bad\" "});
-    store->FinishSource(src, 1, 0, 0, 1);
+    int64_t src = store->ingest().AddSource("r.jsonl", "jsonl", 10);
+    store->ingest().AddReject(src, Reject{"r.jsonl", 2, "malformed JSON: unclosed string",
+                                          std::string("{\"text\":\"") + day + " bad\" "});
+    store->ingest().FinishSource(src, 1, 0, 0, 1);
   }
   EXPECT_EQ(Query("SELECT count(*) FROM rejects"), "2");
   EXPECT_EQ(Query("SELECT group_concat(raw, '|') FROM (SELECT raw FROM rejects ORDER BY id)"),
@@ -142,9 +143,9 @@ TEST_F(IntegrityTest, ANewBadRecordAtAReusedPathAndLineIsKept) {
 TEST_F(IntegrityTest, TheSameBadRecordUnderAnotherPathIsStoredOnce) {
   auto store = ReviewStore::Open(path_);
   for (const char* path : {"dump.jsonl", "/abs/dump.jsonl", "-", "copy.jsonl.gz"}) {
-    int64_t src = store->AddSource(path, "jsonl", 10);
-    store->AddReject(src, Reject{path, 3, "malformed JSON: x", "{bad"});
-    store->FinishSource(src, 1, 0, 0, 1);
+    int64_t src = store->ingest().AddSource(path, "jsonl", 10);
+    store->ingest().AddReject(src, Reject{path, 3, "malformed JSON: x", "{bad"});
+    store->ingest().FinishSource(src, 1, 0, 0, 1);
   }
   EXPECT_EQ(Query("SELECT count(*) FROM rejects"), "1");
 }
@@ -218,9 +219,10 @@ TEST_F(IntegrityTest, ConcurrentFirstOpensOfANewFileAllSucceed) {
       threads.emplace_back([&, t] {
         try {
           auto store = ReviewStore::Open(path);
-          int64_t src = store->AddSource("d" + std::to_string(t) + ".jsonl", "jsonl", 1);
-          store->AddReview(src, MakeReview("p", std::to_string(t), "Fine."), OneSentence("Fine."));
-          store->FinishSource(src, 1, 1, 0, 0);
+          int64_t src = store->ingest().AddSource("d" + std::to_string(t) + ".jsonl", "jsonl", 1);
+          store->ingest().AddReview(src, MakeReview("p", std::to_string(t), "Fine."),
+                                    OneSentence("Fine."));
+          store->ingest().FinishSource(src, 1, 1, 0, 0);
         } catch (const std::exception& e) {
           ++failures;
           std::lock_guard lock(mu);
@@ -231,32 +233,32 @@ TEST_F(IntegrityTest, ConcurrentFirstOpensOfANewFileAllSucceed) {
     for (auto& t : threads) t.join();
     EXPECT_EQ(failures.load(), 0) << error;
     auto store = ReviewStore::Open(path);
-    EXPECT_EQ(store->Stats().reviews, 6);
+    EXPECT_EQ(store->reviews().Stats().reviews, 6);
   }
 }
 
 TEST_F(IntegrityTest, UnfinishedIngestsAndRunsAreMarkedAndNotCounted) {
   {
     auto store = ReviewStore::Open(path_);
-    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-    store->AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
+    int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+    store->ingest().AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
     store->Flush();  // committed, but the ingest never finishes (killed)
     RunInfo run;
     run.key = "k";
     run.params_json = "{}";
     run.embedder = "lexical";
-    int64_t id = store->BeginRun(run, {"centroid"});
+    int64_t id = store->runs().BeginRun(run, {"centroid"});
     StoredSummary s;
     s.run_id = id;
     s.scope = "product";
     s.subject = "B1";
     s.text = "Good.";
     s.unit = "words";
-    store->AddSummary(s);
+    store->runs().AddSummary(s);
     store->Flush();  // a half run: never finished
   }
   auto store = ReviewStore::Open(path_);
-  StoreStats st = store->Stats();
+  StoreStats st = store->reviews().Stats();
   EXPECT_EQ(st.unfinished_ingests, 1);
   EXPECT_EQ(st.unfinished_runs, 1);
   EXPECT_EQ(st.summaries, 0) << "a half run's summaries are not counted";
@@ -267,15 +269,15 @@ TEST_F(IntegrityTest, UnfinishedIngestsAndRunsAreMarkedAndNotCounted) {
 
 TEST_F(IntegrityTest, LatestSummariesGivesEveryProductItsLatestSummary) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  store->AddReview(src, MakeReview("手机", "1", "好。"), OneSentence("好。"));
-  store->AddReview(src, MakeReview("书籍", "2", "差。"), OneSentence("差。"));
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  store->ingest().AddReview(src, MakeReview("手机", "1", "好。"), OneSentence("好。"));
+  store->ingest().AddReview(src, MakeReview("书籍", "2", "差。"), OneSentence("差。"));
   auto add_run = [&](const std::string& key, std::vector<std::string> products) {
     RunInfo run;
     run.key = key;
     run.params_json = "{}";
     run.embedder = "lexical";
-    int64_t id = store->BeginRun(run, {"centroid"});
+    int64_t id = store->runs().BeginRun(run, {"centroid"});
     for (const std::string& p : products) {
       StoredSummary s;
       s.run_id = id;
@@ -283,9 +285,9 @@ TEST_F(IntegrityTest, LatestSummariesGivesEveryProductItsLatestSummary) {
       s.subject = p;
       s.text = key + ":" + p;
       s.unit = "words";
-      store->AddSummary(s);
+      store->runs().AddSummary(s);
     }
-    store->FinishRun(id);
+    store->runs().FinishRun(id);
   };
   add_run("full", {"手机", "书籍"});
   add_run("partial", {"手机"});
@@ -296,31 +298,33 @@ TEST_F(IntegrityTest, LatestSummariesGivesEveryProductItsLatestSummary) {
 
 TEST_F(IntegrityTest, ReadsAConsistentSnapshotByReviewId) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  store->AddReview(src, MakeReview("A", "1", "One."), OneSentence("One."));
-  const int64_t snapshot = store->MaxReviewId();
-  store->AddReview(src, MakeReview("A", "2", "Two."), OneSentence("Two."));
-  store->AddReview(src, MakeReview("B", "3", "Three."), OneSentence("Three."));
-  EXPECT_EQ(store->GetProductReviews("A", snapshot).size(), 1u);
-  EXPECT_EQ(store->Products(snapshot), std::vector<std::string>{"A"});
-  EXPECT_EQ(store->Products().size(), 2u);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  store->ingest().AddReview(src, MakeReview("A", "1", "One."), OneSentence("One."));
+  const int64_t snapshot = store->reviews().MaxReviewId();
+  store->ingest().AddReview(src, MakeReview("A", "2", "Two."), OneSentence("Two."));
+  store->ingest().AddReview(src, MakeReview("B", "3", "Three."), OneSentence("Three."));
+  EXPECT_EQ(store->reviews().GetProductReviews("A", snapshot).size(), 1u);
+  EXPECT_EQ(store->reviews().Products(snapshot), std::vector<std::string>{"A"});
+  EXPECT_EQ(store->reviews().Products().size(), 2u);
 }
 
 TEST_F(IntegrityTest, PlainSqlReadsTheSearchIndexAndPerHeadWeights) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  store->AddReview(src, MakeReview("手机", "1", "电池续航很好"), OneSentence("电池续航很好"));
-  store->AddReview(src, MakeReview("B1", "2", "Battery lasts."), OneSentence("Battery lasts."));
-  auto review = store->GetProductReviews("B1").at(0);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  store->ingest().AddReview(src, MakeReview("手机", "1", "电池续航很好"),
+                            OneSentence("电池续航很好"));
+  store->ingest().AddReview(src, MakeReview("B1", "2", "Battery lasts."),
+                            OneSentence("Battery lasts."));
+  auto review = store->reviews().GetProductReviews("B1").at(0);
   RunInfo run;
   run.key = "k";
   run.params_json = "{}";
   run.embedder = "lexical";
-  int64_t id = store->BeginRun(run, {"consensus", "centroid"});
-  store->AddScores(
+  int64_t id = store->runs().BeginRun(run, {"consensus", "centroid"});
+  store->runs().AddScores(
       id, "product",
       {ScoreRow{review.sentences[0].id, 1.0, {0.25f, 0.75f}, std::nullopt, std::nullopt}});
-  store->FinishRun(id);
+  store->runs().FinishRun(id);
   // External content on sentences, declared as sqlite-utils and Datasette look for it; rowid =
   // sentences.id; CJK words as written (their character pairs, in sentences.search).
   EXPECT_THAT(Query("SELECT sql FROM sqlite_master WHERE name = 'sentences_fts'"),
@@ -350,7 +354,7 @@ TEST_F(IntegrityTest, TheWalStaysBoundedWhileAReaderHoldsASnapshotForAWhile) {
   options.wal_bound_bytes = 1 << 20;
   options.batch_size = 50;
   auto store = ReviewStore::Open(path_, options);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
   store->Flush();
   sqlite3* reader;
   ASSERT_EQ(sqlite3_open(path_.c_str(), &reader), SQLITE_OK);
@@ -363,8 +367,8 @@ TEST_F(IntegrityTest, TheWalStaysBoundedWhileAReaderHoldsASnapshotForAWhile) {
   const std::string text(2000, 'x');
   uint64_t largest = 0;
   for (int i = 0; i < 3000; ++i) {
-    store->AddReview(src, MakeReview("P", std::to_string(i), text + std::to_string(i)),
-                     OneSentence(text));
+    store->ingest().AddReview(src, MakeReview("P", std::to_string(i), text + std::to_string(i)),
+                              OneSentence(text));
     if (fs::exists(path_ + "-wal"))
       largest = std::max<uint64_t>(largest, fs::file_size(path_ + "-wal"));
   }
@@ -403,14 +407,14 @@ TEST_F(IntegrityTest, MigratesASchema3StoreKeepingEverything) {
     sqlite3_close(db);
   }
   auto store = ReviewStore::Open(path_);
-  EXPECT_EQ(store->Stats().reviews, 2);
-  EXPECT_EQ(store->Search("电池", 10).size(), 1u);
+  EXPECT_EQ(store->reviews().Stats().reviews, 2);
+  EXPECT_EQ(store->search().Find("电池", 10).size(), 1u);
   EXPECT_EQ(Query("SELECT count(*) FROM rejects"), "1") << "the same bad bytes twice: one reject";
   EXPECT_EQ(Query("SELECT group_concat(head || '=' || weight, ' ') FROM sentence_head_weights"),
             "a=0.5 b=0.25");
   Review again = MakeReview("手机", "", "电池不行", 1.0);
-  int64_t src = store->AddSource("old.csv", "csv", 1);
-  EXPECT_FALSE(store->AddReview(src, again, OneSentence(again.text)))
+  int64_t src = store->ingest().AddSource("old.csv", "csv", 1);
+  EXPECT_FALSE(store->ingest().AddReview(src, again, OneSentence(again.text)))
       << "a migrated review is recognised by its new identity";
 }
 
@@ -470,9 +474,10 @@ TEST_F(IntegrityTest, AWalStoreInAReadOnlyFolderCanStillBeRead) {
   const std::string path = (folder / "s.db").string();
   {
     auto store = ReviewStore::Open(path);
-    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-    store->AddReview(src, MakeReview("B1", "r1", "Battery lasts."), OneSentence("Battery lasts."));
-    store->FinishSource(src, 1, 1, 0, 0);
+    int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+    store->ingest().AddReview(src, MakeReview("B1", "r1", "Battery lasts."),
+                              OneSentence("Battery lasts."));
+    store->ingest().FinishSource(src, 1, 1, 0, 0);
   }
   // Root ignores permission bits, so root makes the folder immutable instead.
   const std::string lock = geteuid() == 0 ? "chattr +i '" + folder.string() + "'"
@@ -487,8 +492,8 @@ TEST_F(IntegrityTest, AWalStoreInAReadOnlyFolderCanStillBeRead) {
   read_only.read_only = true;
   try {
     auto store = ReviewStore::Open(path, read_only);
-    EXPECT_EQ(store->Stats().reviews, 1);
-    EXPECT_EQ(store->Search("battery", 10).size(), 1u);
+    EXPECT_EQ(store->reviews().Stats().reviews, 1);
+    EXPECT_EQ(store->search().Find("battery", 10).size(), 1u);
   } catch (const std::exception& e) {
     ADD_FAILURE() << e.what();
   }
@@ -505,9 +510,10 @@ TEST_F(IntegrityTest, AReadOnlyFolderStoreWhoseWalHoldsRowsIsRefusedNotReadWitho
   const std::string path = (folder / "s.db").string();
   {
     auto store = ReviewStore::Open(path);
-    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-    store->AddReview(src, MakeReview("B1", "r1", "Battery lasts."), OneSentence("Battery lasts."));
-    store->FinishSource(src, 1, 1, 0, 0);
+    int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+    store->ingest().AddReview(src, MakeReview("B1", "r1", "Battery lasts."),
+                              OneSentence("Battery lasts."));
+    store->ingest().FinishSource(src, 1, 1, 0, 0);
   }
   {
     sqlite3* db = nullptr;
@@ -541,13 +547,13 @@ TEST_F(IntegrityTest, AReadOnlyFolderStoreWhoseWalHoldsRowsIsRefusedNotReadWitho
   read_only.read_only = true;
   try {
     auto store = ReviewStore::Open(path, read_only);
-    ADD_FAILURE() << "opened, with " << store->Stats().reviews << " reviews of 2";
+    ADD_FAILURE() << "opened, with " << store->reviews().Stats().reviews << " reviews of 2";
   } catch (const StoreError& e) {
     EXPECT_THAT(e.what(), HasSubstr("s.db-wal holds rows not yet in the database file"));
   }
   EXPECT_EQ(std::system(unlock.c_str()), 0);
   // Where it can be written, all of it is read.
-  EXPECT_EQ(ReviewStore::Open(path, read_only)->Stats().reviews, 2);
+  EXPECT_EQ(ReviewStore::Open(path, read_only)->reviews().Stats().reviews, 2);
 }
 
 }  // namespace

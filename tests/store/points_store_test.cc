@@ -22,7 +22,7 @@ class PointsStoreTest : public ::testing::Test {
     fs::create_directories(dir_);
     path_ = (dir_ / "reviews.db").string();
     store_ = ReviewStore::Open(path_);
-    const int64_t source = store_->AddSource("dump.jsonl", "jsonl", 0);
+    const int64_t source = store_->ingest().AddSource("dump.jsonl", "jsonl", 0);
     for (int i = 0; i < 4; ++i) {
       Review r;
       r.source = "dump.jsonl";
@@ -32,8 +32,8 @@ class PointsStoreTest : public ::testing::Test {
       r.text = i < 2 ? "battery dies fast" : "great screen";
       r.rating = i < 2 ? 1.0 : 5.0;
       const std::string t = r.text;
-      ASSERT_TRUE(
-          store_->AddReview(source, r, {Sentence{0, 0, static_cast<int32_t>(t.size()), t}}));
+      ASSERT_TRUE(store_->ingest().AddReview(source, r,
+                                             {Sentence{0, 0, static_cast<int32_t>(t.size()), t}}));
     }
     store_->Flush();
   }
@@ -74,7 +74,7 @@ class PointsStoreTest : public ::testing::Test {
 TEST_F(PointsStoreTest, WritesReadsAndServesTheViews) {
   RunInfo info;
   info.key = "k";
-  const int64_t run = store_->BeginRun(info, {"centroid"});
+  const int64_t run = store_->runs().BeginRun(info, {"centroid"});
   StoredPoint screen = Battery(run);
   screen.idx = 1;
   screen.text = "great screen";
@@ -84,11 +84,11 @@ TEST_F(PointsStoreTest, WritesReadsAndServesTheViews) {
   screen.support = 1;
   screen.aspect = "";
   screen.members = {{3, 3, 1.0}};
-  store_->AddPoints(run, "phone", {Battery(run), screen});
+  store_->points().AddPoints(run, "phone", {Battery(run), screen});
   // Not finished: the view shows nothing yet.
-  EXPECT_TRUE(store_->LatestPoints().empty());
-  store_->FinishRun(run);
-  const std::vector<StoredPoint> points = store_->LatestPoints("phone");
+  EXPECT_TRUE(store_->points().LatestPoints().empty());
+  store_->runs().FinishRun(run);
+  const std::vector<StoredPoint> points = store_->points().LatestPoints("phone");
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points[0].text, "battery dies fast");
   EXPECT_EQ(points[0].external_id, "ext0");
@@ -107,34 +107,34 @@ TEST_F(PointsStoreTest, WritesReadsAndServesTheViews) {
 TEST_F(PointsStoreTest, DeletesPerProductPerRunAndWithTheRun) {
   RunInfo info;
   info.key = "k";
-  const int64_t run = store_->BeginRun(info, {"centroid"});
-  store_->AddPoints(run, "phone", {Battery(run)});
+  const int64_t run = store_->runs().BeginRun(info, {"centroid"});
+  store_->points().AddPoints(run, "phone", {Battery(run)});
   StoredPoint other = Battery(run);
   other.sentence_id = 4;
   other.review_id = 4;
   other.members = {{4, 4, 1.0}};
-  store_->AddPoints(run, "case", {other});
-  store_->FinishRun(run);
+  store_->points().AddPoints(run, "case", {other});
+  store_->runs().FinishRun(run);
   EXPECT_EQ(Scalar("SELECT count(*) FROM point_members"), 3);
-  store_->DeleteProductPoints(run, "phone");
+  store_->points().DeleteProductPoints(run, "phone");
   store_->Flush();
   EXPECT_EQ(Scalar("SELECT count(*) FROM points"), 1);
   EXPECT_EQ(Scalar("SELECT count(*) FROM point_members"), 1);  // cascaded
-  store_->DeleteRunPoints(run);
+  store_->points().DeleteRunPoints(run);
   store_->Flush();
   EXPECT_EQ(Scalar("SELECT count(*) FROM points"), 0);
   EXPECT_EQ(Scalar("SELECT count(*) FROM point_members"), 0);
 }
 
 TEST_F(PointsStoreTest, RatingRange) {
-  auto all = store_->Ratings();
+  auto all = store_->reviews().Ratings();
   ASSERT_TRUE(all);
   EXPECT_EQ(all->min, 1);
   EXPECT_EQ(all->max, 5);
   EXPECT_FALSE(all->labels_only);
-  auto phone = store_->Ratings("phone");
+  auto phone = store_->reviews().Ratings("phone");
   ASSERT_TRUE(phone);
-  EXPECT_FALSE(store_->Ratings("nothing"));
+  EXPECT_FALSE(store_->reviews().Ratings("nothing"));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The SQLite store, on real database files in a temporary directory.
 #include "revsum/store.h"
 
+#include "../../src/store/connection.h"  // the store's own connection, for its own tests
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -58,8 +60,8 @@ class StoreTest : public ::testing::Test {
 
 TEST_F(StoreTest, CreatesSchemaAtCurrentVersionFromEmptyFile) {
   auto store = ReviewStore::Open(path_);
-  EXPECT_EQ(store->Stats().schema_version, kSchemaVersion);
-  sqlite3* db = store->handle();
+  EXPECT_EQ(store->reviews().Stats().schema_version, kSchemaVersion);
+  sqlite3* db = store->connection().db();
   sqlite3_stmt* st;
   ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr), SQLITE_OK);
   ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
@@ -74,17 +76,19 @@ TEST_F(StoreTest, CreatesSchemaAtCurrentVersionFromEmptyFile) {
 TEST_F(StoreTest, ReopeningKeepsCommittedDataAndDropsTheOpenBatch) {
   {
     auto store = ReviewStore::Open(path_);
-    int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+    int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+    EXPECT_TRUE(store->ingest().AddReview(src, MakeReview("B1", "r1", "Works well."),
+                                          OneSentence("Works well.")));
     EXPECT_TRUE(
-        store->AddReview(src, MakeReview("B1", "r1", "Works well."), OneSentence("Works well.")));
-    EXPECT_TRUE(store->AddReview(src, MakeReview("B1", "r2", "Kept."), OneSentence("Kept.")));
-    store->FinishSource(src, 2, 2, 0, 0);  // commits
-    EXPECT_TRUE(
-        store->AddReview(src, MakeReview("B1", "r3", "Rolled back."), OneSentence("Rolled back.")));
+        store->ingest().AddReview(src, MakeReview("B1", "r2", "Kept."), OneSentence("Kept.")));
+    store->ingest().FinishSource(src, 2, 2, 0, 0);  // commits
+    EXPECT_TRUE(store->ingest().AddReview(src, MakeReview("B1", "r3", "Rolled back."),
+                                          OneSentence("Rolled back.")));
   }
   auto store = ReviewStore::Open(path_);
-  EXPECT_EQ(store->Stats().reviews, 2) << "what was committed stays; the open batch is dropped";
-  EXPECT_EQ(store->Stats().sentences, 2);
+  EXPECT_EQ(store->reviews().Stats().reviews, 2)
+      << "what was committed stays; the open batch is dropped";
+  EXPECT_EQ(store->reviews().Stats().sentences, 2);
 }
 
 TEST_F(StoreTest, RefusesDatabaseFromNewerRevsum) {
@@ -106,13 +110,15 @@ TEST_F(StoreTest, RefusesDatabaseFromNewerRevsum) {
 TEST_F(StoreTest, AFullStoreSaysHowMuchRoomItsDiskHas) {
   // SQLite's page limit stands in for a full disk: the same SQLITE_FULL a full disk gives.
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  ASSERT_EQ(sqlite3_exec(store->handle(), "PRAGMA max_page_count = 40", nullptr, nullptr, nullptr),
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  ASSERT_EQ(sqlite3_exec(store->connection().db(), "PRAGMA max_page_count = 40", nullptr, nullptr,
+                         nullptr),
             SQLITE_OK);
   try {
     for (int i = 0; i < 2000; ++i) {
       const std::string text = "Review number " + std::to_string(i) + std::string(400, 'x') + ".";
-      store->AddReview(src, MakeReview("B1", "r" + std::to_string(i), text), OneSentence(text));
+      store->ingest().AddReview(src, MakeReview("B1", "r" + std::to_string(i), text),
+                                OneSentence(text));
     }
     store->Flush();
     FAIL() << "expected StoreError";
@@ -124,61 +130,62 @@ TEST_F(StoreTest, AFullStoreSaysHowMuchRoomItsDiskHas) {
 
 TEST_F(StoreTest, SameReviewTwiceIsStoredOnce) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
   Review r = MakeReview("B1", "r1", "Battery lasts two days.");
-  EXPECT_TRUE(store->AddReview(src, r, OneSentence(r.text)));
-  EXPECT_FALSE(store->AddReview(src, r, OneSentence(r.text)));
-  int64_t other = store->AddSource("b.jsonl", "jsonl", 10);
-  EXPECT_FALSE(store->AddReview(other, r, OneSentence(r.text)));
+  EXPECT_TRUE(store->ingest().AddReview(src, r, OneSentence(r.text)));
+  EXPECT_FALSE(store->ingest().AddReview(src, r, OneSentence(r.text)));
+  int64_t other = store->ingest().AddSource("b.jsonl", "jsonl", 10);
+  EXPECT_FALSE(store->ingest().AddReview(other, r, OneSentence(r.text)));
   store->Flush();
-  EXPECT_EQ(store->Stats().reviews, 1);
-  EXPECT_EQ(store->Stats().sentences, 1);
+  EXPECT_EQ(store->reviews().Stats().reviews, 1);
+  EXPECT_EQ(store->reviews().Stats().sentences, 1);
 }
 
 TEST_F(StoreTest, RejectsAreKeptWithRawBytesOncePerLineAndReason) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("bad.jsonl", "jsonl", 10);
+  int64_t src = store->ingest().AddSource("bad.jsonl", "jsonl", 10);
   const char kRaw[] = "{\"text\": \"\xff\xfe\"}";
   std::string raw(kRaw, sizeof kRaw - 1);
-  store->AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
-  store->AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
+  store->ingest().AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
+  store->ingest().AddReject(src, Reject{"bad.jsonl", 7, "invalid UTF-8 at byte 10", raw});
   store->Flush();
   EXPECT_EQ(Count("rejects"), 1);
-  auto reasons = store->RejectReasons(10);
+  auto reasons = store->reviews().RejectReasons(10);
   ASSERT_EQ(reasons.size(), 1u);
   EXPECT_EQ(reasons[0].first, "invalid UTF-8 at byte 10");
 }
 
 TEST_F(StoreTest, SearchFindsEnglishWords) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  store->AddReview(src, MakeReview("B1", "r1", "The battery died after a week."),
-                   OneSentence("The battery died after a week."));
-  store->AddReview(src, MakeReview("B1", "r2", "Lovely colour."), OneSentence("Lovely colour."));
-  auto hits = store->Search("battery", 10);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  store->ingest().AddReview(src, MakeReview("B1", "r1", "The battery died after a week."),
+                            OneSentence("The battery died after a week."));
+  store->ingest().AddReview(src, MakeReview("B1", "r2", "Lovely colour."),
+                            OneSentence("Lovely colour."));
+  auto hits = store->search().Find("battery", 10);
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].text, "The battery died after a week.");
   EXPECT_EQ(hits[0].product, "B1");
-  EXPECT_EQ(store->Search("batt*", 10).size(), 1u);
+  EXPECT_EQ(store->search().Find("batt*", 10).size(), 1u);
 }
 
 TEST_F(StoreTest, SearchFindsChineseSubstrings) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("zh.csv", "csv", 10);
-  store->AddReview(src, MakeReview("手机", "1", "电池续航很好，屏幕也清楚。"),
-                   OneSentence("电池续航很好，屏幕也清楚。"));
-  store->AddReview(src, MakeReview("手机", "2", "物流太慢了"), OneSentence("物流太慢了"));
-  EXPECT_EQ(store->Search("电池", 10).size(), 1u);
-  EXPECT_EQ(store->Search("续航", 10).size(), 1u);
-  EXPECT_EQ(store->Search("屏幕 OR 物流", 10).size(), 2u);
-  EXPECT_EQ(store->Search("电脑", 10).size(), 0u);
-  EXPECT_EQ(store->Search("电池,屏幕", 10).size(), 1u) << "ASCII comma between CJK words";
+  int64_t src = store->ingest().AddSource("zh.csv", "csv", 10);
+  store->ingest().AddReview(src, MakeReview("手机", "1", "电池续航很好，屏幕也清楚。"),
+                            OneSentence("电池续航很好，屏幕也清楚。"));
+  store->ingest().AddReview(src, MakeReview("手机", "2", "物流太慢了"), OneSentence("物流太慢了"));
+  EXPECT_EQ(store->search().Find("电池", 10).size(), 1u);
+  EXPECT_EQ(store->search().Find("续航", 10).size(), 1u);
+  EXPECT_EQ(store->search().Find("屏幕 OR 物流", 10).size(), 2u);
+  EXPECT_EQ(store->search().Find("电脑", 10).size(), 0u);
+  EXPECT_EQ(store->search().Find("电池,屏幕", 10).size(), 1u) << "ASCII comma between CJK words";
 }
 
 TEST_F(StoreTest, SearchSyntaxErrorIsAClearError) {
   auto store = ReviewStore::Open(path_);
   try {
-    store->Search("\"unbalanced", 10);
+    store->search().Find("\"unbalanced", 10);
     FAIL() << "expected StoreError";
   } catch (const StoreError& e) {
     EXPECT_THAT(e.what(), HasSubstr("search"));
@@ -188,30 +195,30 @@ TEST_F(StoreTest, SearchSyntaxErrorIsAClearError) {
 
 TEST_F(StoreTest, ShowsProductReviewsWithSentencesInOrder) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
   std::vector<Sentence> two = {{0, 0, 6, "Great."}, {1, 7, 17, "Fits well."}};
-  store->AddReview(src, MakeReview("B2", "r9", "Great. Fits well."), two);
-  auto reviews = store->GetProductReviews("B2");
+  store->ingest().AddReview(src, MakeReview("B2", "r9", "Great. Fits well."), two);
+  auto reviews = store->reviews().GetProductReviews("B2");
   ASSERT_EQ(reviews.size(), 1u);
   ASSERT_EQ(reviews[0].sentences.size(), 2u);
   EXPECT_EQ(reviews[0].sentences[1].text, "Fits well.");
   EXPECT_EQ(reviews[0].sentences[1].begin, 7);
-  EXPECT_TRUE(store->HasProduct("B2"));
-  EXPECT_FALSE(store->HasProduct("B3"));
+  EXPECT_TRUE(store->reviews().HasProduct("B2"));
+  EXPECT_FALSE(store->reviews().HasProduct("B3"));
 }
 
 TEST_F(StoreTest, RerunWithSameKeyReplacesResults) {
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  store->AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
-  auto review = store->GetProductReviews("B1").at(0);
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  store->ingest().AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
+  auto review = store->reviews().GetProductReviews("B1").at(0);
   RunInfo run;
   run.key = "budget=5s";
   run.params_json = "{}";
   run.embedder = "lexical";
   for (int round = 0; round < 2; ++round) {
-    int64_t id = store->BeginRun(run, {"overall", "consensus"});
-    store->AddScores(
+    int64_t id = store->runs().BeginRun(run, {"overall", "consensus"});
+    store->runs().AddScores(
         id, "product",
         {ScoreRow{review.sentences[0].id, 1.0, {0.5f, 0.5f}, std::nullopt, std::nullopt}});
     StoredSummary s;
@@ -223,20 +230,20 @@ TEST_F(StoreTest, RerunWithSameKeyReplacesResults) {
     s.units_in = 1;
     s.units_out = 1;
     s.unit = "words";
-    store->AddSummary(s);
-    store->FinishRun(id);
+    store->runs().AddSummary(s);
+    store->runs().FinishRun(id);
   }
   store->Flush();
   EXPECT_EQ(Count("runs"), 1);
   EXPECT_EQ(Count("scores"), 1);
   EXPECT_EQ(Count("summaries"), 1);
-  auto latest = store->LatestRun();
+  auto latest = store->runs().LatestRun();
   ASSERT_TRUE(latest);
-  EXPECT_THAT(store->RunHeadNames(latest->id), ElementsAre("overall", "consensus"));
-  auto summaries = store->GetSummaries(latest->id, "product", "B1");
+  EXPECT_THAT(store->runs().RunHeadNames(latest->id), ElementsAre("overall", "consensus"));
+  auto summaries = store->runs().GetSummaries(latest->id, "product", "B1");
   ASSERT_EQ(summaries.size(), 1u);
   EXPECT_THAT(summaries[0].sentence_ids, ElementsAre(review.sentences[0].id));
-  auto scores = store->GetScores(latest->id, "product", {review.sentences[0].id});
+  auto scores = store->runs().GetScores(latest->id, "product", {review.sentences[0].id});
   ASSERT_EQ(scores.size(), 1u);
   EXPECT_THAT(scores[0].second.head_weights, ElementsAre(0.5f, 0.5f));
 }
@@ -246,40 +253,40 @@ TEST_F(StoreTest, AnIncrementalRunKeepsTheFinishedRunReadableUntilItFinishes) {
   // finished, with its snapshot: exports keep working and the next run is incremental again.
   // Before, BeginRun cleared finished_at and every export said "no product summaries yet".
   auto store = ReviewStore::Open(path_);
-  int64_t src = store->AddSource("a.jsonl", "jsonl", 10);
-  store->AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
+  int64_t src = store->ingest().AddSource("a.jsonl", "jsonl", 10);
+  store->ingest().AddReview(src, MakeReview("B1", "r1", "Good."), OneSentence("Good."));
   RunInfo run;
   run.key = "incremental";
   run.params_json = "{}";
   run.embedder = "lexical";
   run.snapshot_review_id = 1;
-  const int64_t id = store->BeginRun(run, {"overall"});
+  const int64_t id = store->runs().BeginRun(run, {"overall"});
   StoredSummary s;
   s.run_id = id;
   s.scope = "product";
   s.subject = "B1";
   s.text = "Good.";
-  s.sentence_ids = {store->GetProductReviews("B1").at(0).sentences[0].id};
+  s.sentence_ids = {store->reviews().GetProductReviews("B1").at(0).sentences[0].id};
   s.unit = "words";
   s.reviews_covered = 1;
-  store->AddSummary(s);
-  store->FinishRun(id);
-  store->AddReview(src, MakeReview("B1", "r2", "Bad."), OneSentence("Bad."));
+  store->runs().AddSummary(s);
+  store->runs().FinishRun(id);
+  store->ingest().AddReview(src, MakeReview("B1", "r2", "Bad."), OneSentence("Bad."));
   run.snapshot_review_id = 2;
-  EXPECT_EQ(store->BeginRun(run, {"overall"}, /*keep_results=*/true), id);
+  EXPECT_EQ(store->runs().BeginRun(run, {"overall"}, /*keep_results=*/true), id);
   // ... killed here.
-  std::optional<RunInfo> latest = store->LatestRun();
+  std::optional<RunInfo> latest = store->runs().LatestRun();
   ASSERT_TRUE(latest);
   EXPECT_EQ(latest->id, id);
   EXPECT_EQ(latest->snapshot_review_id, 1);
-  EXPECT_EQ(store->LatestSummaries("product").size(), 1u);
-  EXPECT_EQ(store->ProductCoverage(id).at("B1"), std::optional<int64_t>(1));
+  EXPECT_EQ(store->runs().LatestSummaries("product").size(), 1u);
+  EXPECT_EQ(store->runs().ProductCoverage(id).at("B1"), std::optional<int64_t>(1));
   // Finished, it records the new snapshot.
-  store->FinishRun(id, 2);
-  EXPECT_EQ(store->LatestRun()->snapshot_review_id, 2);
+  store->runs().FinishRun(id, 2);
+  EXPECT_EQ(store->runs().LatestRun()->snapshot_review_id, 2);
   // A full (not incremental) re-run is unfinished until it finishes, as before.
-  store->BeginRun(run, {"overall"});
-  EXPECT_FALSE(store->LatestRun());
+  store->runs().BeginRun(run, {"overall"});
+  EXPECT_FALSE(store->runs().LatestRun());
 }
 
 TEST(FtsTextTest, CjkRunsAreIndexedAsCharacterPairsAndTheirLastCharacter) {

@@ -34,4 +34,21 @@ T QueryOne(const std::string& db_path, const std::string& sql, T if_none) {
   return value;
 }
 
+// A second connection to a store's file, for tests that look at the tables directly (the store
+// keeps its own connection to itself; a test sees what the store committed).
+class DbConnection {
+ public:
+  explicit DbConnection(const std::string& db_path) {
+    EXPECT_EQ(sqlite3_open_v2(db_path.c_str(), &db_, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    sqlite3_busy_timeout(db_, 10000);
+  }
+  ~DbConnection() { sqlite3_close_v2(db_); }
+  DbConnection(const DbConnection&) = delete;
+  DbConnection& operator=(const DbConnection&) = delete;
+  sqlite3* get() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
 }  // namespace revsum::testing
