@@ -148,13 +148,12 @@ std::string PlainInline(std::string_view s);
 // --since / --until bounds are read by ParseFilterTime (run.h), the one rule summarize and export
 // share.
 
-// Which reviews count (see the header comment). Unset bounds are open.
-struct ExportFilter {
-  std::optional<double> min_rating, max_rating;
-  std::optional<int64_t> since, until;  // unix seconds, inclusive
-  bool active() const { return min_rating || max_rating || since || until; }
-  bool Admits(const std::optional<double>& rating, const std::optional<int64_t>& time) const;
-};
+// Whether a review of this rating and time counts under `filter` (ReviewFilter, store.h: the one
+// filter type of summarize and export; see the header comment). Unset bounds are open; the
+// bounds are inclusive; a bound on rating leaves out unrated reviews, one on time reviews
+// without a time.
+bool FilterAdmits(const ReviewFilter& filter, const std::optional<double>& rating,
+                  const std::optional<int64_t>& time);
 
 struct ExportOptions {
   ExportFormat format = ExportFormat::kText;
@@ -172,8 +171,8 @@ struct ExportOptions {
   std::optional<Budget> budget;
   // Citations in text, markdown and prompt output (json always has the full id).
   CitationStyle citations = CitationStyle::kFull;
-  // Structured only: the reviews that count (see the header comment).
-  ExportFilter filter;
+  // Structured only: the reviews that count (see the header comment; FilterAdmits).
+  ReviewFilter filter;
   // Counts tokens with this tokenizer when set (not owned; must outlive the call). Required for
   // a token budget.
   const TokenCounter* tokens = nullptr;

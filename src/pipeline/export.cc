@@ -119,14 +119,15 @@ std::string PlainInline(std::string_view s) {
   return out;
 }
 
-bool ExportFilter::Admits(const std::optional<double>& rating,
-                          const std::optional<int64_t>& time) const {
-  if ((min_rating || max_rating) && !rating) return false;
-  if (min_rating && *rating < *min_rating) return false;
-  if (max_rating && *rating > *max_rating) return false;
-  if ((since || until) && !time) return false;
-  if (since && *time < *since) return false;
-  if (until && *time > *until) return false;
+bool FilterAdmits(const ReviewFilter& filter, const std::optional<double>& rating,
+                  const std::optional<int64_t>& time) {
+  const ReviewFilter& f = filter;
+  if ((f.min_rating || f.max_rating) && !rating) return false;
+  if (f.min_rating && *rating < *f.min_rating) return false;
+  if (f.max_rating && *rating > *f.max_rating) return false;
+  if ((f.since || f.until) && !time) return false;
+  if (f.since && *time < *f.since) return false;
+  if (f.until && *time > *f.until) return false;
   return true;
 }
 
@@ -592,7 +593,7 @@ Budget RunBudget(ReviewStore& store, int64_t run_id) {
 // The points of `product` as exported: in the filter (see the header comment), by section, each
 // section by support then stored rank.
 void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
-                const ExportFilter& filter, const std::map<int64_t, std::string>& cited,
+                const ReviewFilter& filter, const std::map<int64_t, std::string>& cited,
                 const std::map<int64_t, std::string>& sentence_text, int64_t reviews,
                 std::vector<ExportedPoint> (&sections)[3]) {
   std::vector<std::pair<int64_t, ExportedPoint>> all;  // (stored idx, point)
@@ -606,7 +607,7 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
     p.weight = sp.weight;
     p.sentence_id = sp.sentence_id;
     int64_t review = sp.review_id;
-    if (filter.active()) {
+    if (!filter.empty()) {
       std::set<int64_t> in;
       const StoredPointMember* best = nullptr;
       bool representative_in = false;
@@ -693,7 +694,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     double rating_mean = 0;  // running, so no sum of large ratings overflows
     int64_t rated = 0;
     for (const ReviewStore::ReviewFacts& f : store.ProductReviewFacts(product)) {
-      if (!options.filter.Admits(f.rating, f.time)) continue;
+      if (!FilterAdmits(options.filter, f.rating, f.time)) continue;
       cited[f.id] = ReviewCitationId(f.external_id, f.content_hash);
       if (f.rating) {
         ++rated;
@@ -848,7 +849,7 @@ void CheckExportOptions(const ExportOptions& options) {
         "--fields chooses the keys of json and jsonl output; add "
         "--format json or --format jsonl");
   }
-  if (flat && (options.budget || options.filter.active())) {
+  if (flat && (options.budget || !options.filter.empty())) {
     throw std::invalid_argument(
         "--budget and the review filters apply to the structured export, not to --flat or "
         "--scope review (the stored flat summaries are exported as they are)");
