@@ -4,6 +4,7 @@
 
 #include "bounded_queue.h"
 #include "revsum/hash.h"
+#include "revsum/parallel.h"
 
 #include <unicode/uchar.h>
 
@@ -17,7 +18,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -177,14 +177,13 @@ class FileIngester {
   IngestCounts Run() {
     CheckShard();
     OpenReader();
-    StartThreads();
+    StartWorkersAndReader();
     try {
       WriteInOrder();
     } catch (...) {
       Fail(std::current_exception());
     }
-    read_thread_.join();
-    for (auto& w : workers_) w.join();
+    for (auto& thread : threads_started_) thread.join();
     if (failure_) {
       store_.Rollback();  // the open batch may hold half a review; committed batches stay
       std::rethrow_exception(failure_);
@@ -220,23 +219,27 @@ class FileIngester {
     workers_left_ = threads_;
   }
 
-  // Step 3: the workers, then the reader. A failure to start one (too many for the system) stops
-  // those already started and is reported as an error, never std::terminate.
-  void StartThreads() {
-    try {
-      for (int t = 0; t < threads_; ++t) workers_.emplace_back([this] { WorkLoop(); });
-      read_thread_ = std::thread([this] { ReadLoop(); });
-    } catch (const std::system_error& e) {
-      {
-        std::lock_guard lock(workers_mu_);
-        workers_left_ -= threads_ - static_cast<int>(workers_.size());
-      }
-      todo_->Cancel();
-      done_->Cancel();
-      for (auto& w : workers_) w.join();
-      throw std::runtime_error("cannot start " + std::to_string(threads_) +
-                               " ingest threads: " + e.what() + "; use fewer --threads");
-    }
+  // Step 3: the workers (threads 0..threads_ - 1), then the reader (the last thread). A failure
+  // to start one (too many for the system) stops those already started and is reported as an
+  // error, never std::terminate (StartThreads, parallel.h).
+  void StartWorkersAndReader() {
+    StartThreads(
+        &threads_started_, threads_ + 1, std::to_string(threads_) + " ingest threads",
+        [this](int t) {
+          if (t < threads_) {
+            WorkLoop();
+          } else {
+            ReadLoop();
+          }
+        },
+        [this](size_t started) {
+          {
+            std::lock_guard lock(workers_mu_);
+            workers_left_ -= threads_ - static_cast<int>(started);
+          }
+          todo_->Cancel();
+          done_->Cancel();
+        });
   }
 
   // The first failure of any thread; it cancels both queues so every other thread stops, and is
@@ -400,8 +403,7 @@ class FileIngester {
   std::optional<BoundedQueue<Batch>> todo_, done_;
   uint64_t total_bytes_ = 0;
 
-  std::vector<std::thread> workers_;
-  std::thread read_thread_;
+  std::vector<std::thread> threads_started_;  // the workers, then the reader
   std::mutex workers_mu_;
   int workers_left_ = 0;
   std::mutex failure_mu_;

@@ -16,7 +16,6 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,6 +27,7 @@
 #include "revsum/hash.h"
 #include "revsum/lexical.h"
 #include "revsum/models.h"
+#include "revsum/parallel.h"
 #include "revsum/points.h"
 #include "revsum/text.h"
 #include "revsum/train.h"
@@ -766,15 +766,13 @@ class StoreSummarizer {
                   : summarize_.selector.fragment_rule ? summarize_.selector.fragment_rule
                                                       : DefaultFragmentRule();
     shared_use_lite_ = std::make_shared<SharedUseLite>(use_lite);
-    try {
-      for (int t = 0; t < threads_; ++t) workers_.emplace_back([this] { WorkerLoop(); });
-    } catch (const std::system_error& e) {
-      jobs_->Cancel();
-      results_->Cancel();
-      for (auto& w : workers_) w.join();
-      throw std::runtime_error("cannot start " + std::to_string(threads_) +
-                               " summarize threads: " + e.what() + "; use fewer --threads");
-    }
+    StartThreads(
+        &workers_, threads_, std::to_string(threads_) + " summarize threads",
+        [this](int) { WorkerLoop(); },
+        [this](size_t) {
+          jobs_->Cancel();
+          results_->Cancel();
+        });
   }
 
   void Fail(std::exception_ptr e) {
