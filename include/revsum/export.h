@@ -114,6 +114,14 @@
 
 namespace revsum {
 
+// Nothing to export as asked: no finished run or no summaries (or points) yet, no such run or
+// product, or a product with nothing of what was asked; what() names the store and says what to
+// run. Checked before anything is written.
+class ExportError : public Error {
+ public:
+  using Error::Error;
+};
+
 enum class ExportFormat { kText, kMarkdown, kJson, kJsonl, kPrompt, kCsv };
 // "text", "markdown", "json", "jsonl", "prompt", "csv"; throws std::invalid_argument otherwise.
 ExportFormat ParseExportFormat(std::string_view name);
@@ -244,7 +252,7 @@ inline constexpr int64_t kFewReviews = 20;
 
 // Writes the export to `out`, product by product as each is made (memory does not grow with the
 // number of products), and hands `each` (when set) what was written for each product. Throws
-// StoreError, std::invalid_argument (a token budget without a tokenizer), or std::runtime_error
+// StoreError, std::invalid_argument (a token budget without a tokenizer), or ExportError
 // when there is no finished run or a requested product has no summary (or no points): these are
 // checked before anything is written; a store error later leaves the output cut after a product.
 using ProductCallback = std::function<void(const ProductExport&)>;

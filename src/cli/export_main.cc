@@ -94,7 +94,7 @@ Runner Setup(CLI::App& sub) {
       ParseEncoding(args->tokenizer, &encoding);
       std::string error;
       tokens = TokenCounter::Load(encoding, &error);
-      if (!tokens) throw std::runtime_error(error + " (or pass --no-tokens)");
+      if (!tokens) throw ExportError(error + " (or pass --no-tokens)");
       options.tokens = tokens.get();
       options.tokenizer_name = args->tokenizer;
     }

@@ -350,20 +350,20 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
   const std::string scope = options.scope;
   if (options.run_id) {
     if (!store.GetRun(*options.run_id)) {
-      throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
+      throw ExportError(store.path() + ": no run " + std::to_string(*options.run_id));
     }
     std::vector<StoredSummary> summaries = store.GetSummaries(*options.run_id, scope, "");
     if (summaries.empty()) {
-      throw std::runtime_error(store.path() + ": run " + std::to_string(*options.run_id) +
-                               " has no " + scope + " summaries (export --scope " +
-                               (scope == "product" ? "review" : "product") + "?)");
+      throw ExportError(store.path() + ": run " + std::to_string(*options.run_id) + " has no " +
+                        scope + " summaries (export --scope " +
+                        (scope == "product" ? "review" : "product") + "?)");
     }
     return summaries;
   }
   std::vector<StoredSummary> summaries = store.LatestSummaries(scope);
   if (summaries.empty()) {
-    throw std::runtime_error(store.path() + ": no " + scope + " summaries yet; run `revsum " +
-                             "summarize" + (scope == "review" ? " --scope review" : "") + "`");
+    throw ExportError(store.path() + ": no " + scope + " summaries yet; run `revsum " +
+                      "summarize" + (scope == "review" ? " --scope review" : "") + "`");
   }
   return summaries;
 }
@@ -374,9 +374,9 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
                                        const std::string& product, const std::string& what,
                                        const std::string& hint) {
   if (!store.HasProduct(product)) {
-    throw std::runtime_error(store.path() + ": no product '" + KeyForMessage(product) + "'");
+    throw ExportError(store.path() + ": no product '" + KeyForMessage(product) + "'");
   }
-  throw std::runtime_error(
+  throw ExportError(
       store.path() + ": product '" + KeyForMessage(product) + "' has no " + what +
       (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
       "; summarise it first" + hint);
@@ -650,14 +650,14 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
                       const ProductCallback& each) {
   // Per product, the run its points come from, in product order.
   if (options.run_id && !store.GetRun(*options.run_id)) {
-    throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
+    throw ExportError(store.path() + ": no run " + std::to_string(*options.run_id));
   }
   std::vector<std::pair<std::string, int64_t>> todo = store.PointRuns(options.run_id);
   if (todo.empty()) {
     if (!options.run_id && store.LatestSummaries("product").empty()) {
-      throw std::runtime_error(store.path() + ": no product summaries yet; run `revsum summarize`");
+      throw ExportError(store.path() + ": no product summaries yet; run `revsum summarize`");
     }
-    throw std::runtime_error(
+    throw ExportError(
         store.path() + ": no points" +
         (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
         " (summaries made before points were stored); run `revsum summarize` again, or export "
@@ -923,7 +923,7 @@ class FlatExporter {
   void ListReviews() {
     for (const std::string& product : options_.products) {
       if (!store_.HasProduct(product)) {
-        throw std::runtime_error(store_.path() + ": no product '" + product + "'");
+        throw ExportError(store_.path() + ": no product '" + product + "'");
       }
     }
     for (const StoredSummary& s : summaries_) {
@@ -937,7 +937,7 @@ class FlatExporter {
       items_.push_back({&s, review->product});
     }
     if (items_.empty()) {
-      throw std::runtime_error(store_.path() + ": no review summaries of these products");
+      throw ExportError(store_.path() + ": no review summaries of these products");
     }
     std::stable_sort(items_.begin(), items_.end(), [](const auto& a, const auto& b) {
       if (a.product != b.product) return a.product < b.product;

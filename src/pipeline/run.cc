@@ -406,7 +406,7 @@ class RunWriter {
 void CheckRunNeeds(const RunOptions& options) {
   std::string error;
   for (Encoding encoding : {Encoding::kO200kBase, options.tokenizer}) {
-    if (!TokenCounter::Load(encoding, &error)) throw std::runtime_error(error);
+    if (!TokenCounter::Load(encoding, &error)) throw RunError(error);
   }
   RunKey(options);                                               // reads the seed files
   EmbedderPool(options.embedder, options.use_lite).ModelHash();  // loads the models it needs
@@ -628,7 +628,7 @@ class StoreSummarizer {
     std::string token_error;
     tokens_ = TokenCounter::Load(options_.tokenizer, &token_error);
     if (summarize_.budget.unit == Budget::Unit::kTokens) {
-      if (!tokens_) throw std::runtime_error(token_error);
+      if (!tokens_) throw RunError(token_error);
       std::shared_ptr<TokenCounter> tokens = tokens_;
       summarize_.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
       cost_ = summarize_.token_cost;
@@ -665,8 +665,7 @@ class StoreSummarizer {
       return;
     }
     for (const std::string& p : options_.products) {
-      if (!store_.HasProduct(p))
-        throw std::runtime_error("no product '" + p + "' in " + store_.path());
+      if (!store_.HasProduct(p)) throw RunError("no product '" + p + "' in " + store_.path());
       const auto at = std::lower_bound(counts.begin(), counts.end(), p,
                                        [](const std::pair<std::string, int64_t>& c,
                                           const std::string& k) { return c.first < k; });
@@ -955,12 +954,12 @@ class StoreSummarizer {
   void CheckSomethingWasSummarised() const {
     if (incremental_ || report_.product_summaries + report_.review_summaries > 0) return;
     if (!options_.filter.empty()) {
-      throw std::runtime_error(store_.path() +
-                               ": nothing to summarise: no review of the chosen products passes "
-                               "the rating and date filter");
+      throw RunError(store_.path() +
+                     ": nothing to summarise: no review of the chosen products passes "
+                     "the rating and date filter");
     }
-    throw std::runtime_error(store_.path() + ": nothing to summarise (no sentences in the chosen " +
-                             "products); ingest reviews first");
+    throw RunError(store_.path() + ": nothing to summarise (no sentences in the chosen " +
+                   "products); ingest reviews first");
   }
 
   ReviewStore& store_;
