@@ -11,7 +11,17 @@
 
 #include <Eigen/Dense>
 
+#include "revsum/error.h"
+
 namespace revsum {
+
+// An embedder cannot embed: ICU's normalisation fails in the USE-lite tokenizer, or an embedder of
+// a combination returns the wrong number of rows. (A missing or damaged USE-lite model file is a
+// UseLiteError, use_lite_format.h.)
+class EmbedError : public Error {
+ public:
+  using Error::Error;
+};
 
 // Row-major so that a row (one sentence) is contiguous.
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

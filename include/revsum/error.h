@@ -7,7 +7,17 @@
 //     UseLiteError (use_lite_format.h) is the USE-lite encoder's
 //   OpinionError (opinion.h) an opinion model cannot be loaded, trained or stored
 //   EvalError (eval.h)    a benchmark set or system output cannot be read
-// Bad command-line values are std::invalid_argument; bugs are std::logic_error.
+//   TextError (text.h)    ICU's break iterators or normalisation fail; a fragment lexicon is bad
+//   EmbedError (embed.h)  an embedder cannot embed (ICU normalisation; a combination's rows)
+//   ScoreError (score.h)  a seed file is malformed
+//   PointsError (points.h) a polarity word list is malformed
+//   RunError (run.h)      a run cannot start or has nothing to summarise
+//   ExportError (export.h) nothing to export as asked (no run, summaries, points or product)
+// A refused thread (StartThreads, parallel.h) and the CLI's own failures (an output file that
+// cannot be written, report's checks) are a plain Error.
+// Bad command-line values are std::invalid_argument; bugs are std::logic_error (argument checks
+// of internal APIs are std::invalid_argument, a logic_error): callers catch std::invalid_argument
+// to name the flag (common.cc, export_main.cc, eval_main.cc), so these stay as they are.
 #pragma once
 
 #include <stdexcept>

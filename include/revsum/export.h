@@ -114,6 +114,14 @@
 
 namespace revsum {
 
+// Nothing to export as asked: no finished run or no summaries (or points) yet, no such run or
+// product, or a product with nothing of what was asked; what() names the store and says what to
+// run. Checked before anything is written.
+class ExportError : public Error {
+ public:
+  using Error::Error;
+};
+
 enum class ExportFormat { kText, kMarkdown, kJson, kJsonl, kPrompt, kCsv };
 // "text", "markdown", "json", "jsonl", "prompt", "csv"; throws std::invalid_argument otherwise.
 ExportFormat ParseExportFormat(std::string_view name);
@@ -148,13 +156,12 @@ std::string PlainInline(std::string_view s);
 // --since / --until bounds are read by ParseFilterTime (run.h), the one rule summarize and export
 // share.
 
-// Which reviews count (see the header comment). Unset bounds are open.
-struct ExportFilter {
-  std::optional<double> min_rating, max_rating;
-  std::optional<int64_t> since, until;  // unix seconds, inclusive
-  bool active() const { return min_rating || max_rating || since || until; }
-  bool Admits(const std::optional<double>& rating, const std::optional<int64_t>& time) const;
-};
+// Whether a review of this rating and time counts under `filter` (ReviewFilter, store.h: the one
+// filter type of summarize and export; see the header comment). Unset bounds are open; the
+// bounds are inclusive; a bound on rating leaves out unrated reviews, one on time reviews
+// without a time.
+bool FilterAdmits(const ReviewFilter& filter, const std::optional<double>& rating,
+                  const std::optional<int64_t>& time);
 
 struct ExportOptions {
   ExportFormat format = ExportFormat::kText;
@@ -172,8 +179,8 @@ struct ExportOptions {
   std::optional<Budget> budget;
   // Citations in text, markdown and prompt output (json always has the full id).
   CitationStyle citations = CitationStyle::kFull;
-  // Structured only: the reviews that count (see the header comment).
-  ExportFilter filter;
+  // Structured only: the reviews that count (see the header comment; FilterAdmits).
+  ReviewFilter filter;
   // Counts tokens with this tokenizer when set (not owned; must outlive the call). Required for
   // a token budget.
   const TokenCounter* tokens = nullptr;
@@ -245,7 +252,7 @@ inline constexpr int64_t kFewReviews = 20;
 
 // Writes the export to `out`, product by product as each is made (memory does not grow with the
 // number of products), and hands `each` (when set) what was written for each product. Throws
-// StoreError, std::invalid_argument (a token budget without a tokenizer), or std::runtime_error
+// StoreError, std::invalid_argument (a token budget without a tokenizer), or ExportError
 // when there is no finished run or a requested product has no summary (or no points): these are
 // checked before anything is written; a store error later leaves the output cut after a product.
 using ProductCallback = std::function<void(const ProductExport&)>;

@@ -121,6 +121,12 @@
 
 namespace revsum {
 
+// A polarity word list (PolarityLexicon) is malformed; what() is "ORIGIN:LINE: problem".
+class PointsError : public Error {
+ public:
+  using Error::Error;
+};
+
 enum class Polarity { kPraise, kComplaint, kNeutral, kUnknown };
 // "praise", "complaint", "neutral", "unknown".
 std::string_view PolarityName(Polarity p);

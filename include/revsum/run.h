@@ -25,6 +25,14 @@
 
 namespace revsum {
 
+// A run cannot start or has nothing to do: the tokenizer's vocabulary is missing (TokenCounter's
+// message), a product asked for is not in the store, or no review of the chosen products (in the
+// filter) has a sentence; what() says which.
+class RunError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Which embedder represents a scope.
 //   lexical   hashed TF-IDF (lexical.h): any language, no model files.
 //   use-lite  Universal Sentence Encoder Lite (use_lite.h): English / Latin script.
@@ -201,16 +209,16 @@ struct RunReport {
 // opinion model's sha256 is appended by SummarizeStore (";opinion=<sha256>"), once it is chosen.
 std::string RunKey(const RunOptions& options);
 
-// Throws std::runtime_error naming what is missing (the tokenizer's vocabulary, the USE-lite model
-// files the embedder needs, the seed sentences) before any work is done, so `run` fails before it
-// touches the store.
+// Throws RunError or ModelsError naming what is missing (the tokenizer's vocabulary, the USE-lite
+// model files the embedder needs, the seed sentences) before any work is done, so `run` fails
+// before it touches the store.
 void CheckRunNeeds(const RunOptions& options);
 
 // Summarises the chosen scopes and stores scores and summaries as one run, reading one snapshot
 // (the reviews stored when it starts), products in parallel, re-scoring only what changed since
 // the last finished run with the same key (see RunOptions::incremental). Throws StoreError,
 // ModelsError (model and data files: seeds, word lists; UseLiteError for USE-lite), and
-// std::runtime_error (tokenizer data, unknown product).
+// RunError (tokenizer data, unknown product, nothing to summarise).
 RunReport SummarizeStore(ReviewStore& store, const RunOptions& options);
 
 }  // namespace revsum

@@ -72,6 +72,12 @@
 
 namespace revsum {
 
+// A seed file (ParseSeeds, LoadSeeds) is malformed; what() is "ORIGIN:LINE: problem".
+class ScoreError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Attention weights of one scope. Every column of per_head and the vector final sum to 1
 // (for n >= 1); row i always refers to the i-th row of the scored matrix.
 struct Weights {

@@ -36,6 +36,7 @@
 
 #include <unicode/uversion.h>  // the versioned ICU namespace, for the forward declaration
 
+#include "revsum/error.h"
 #include "revsum/review.h"
 
 U_NAMESPACE_BEGIN
@@ -43,6 +44,13 @@ class BreakIterator;
 U_NAMESPACE_END
 
 namespace revsum {
+
+// The text stage cannot work: ICU's break iterators or normalisation data are missing or fail, or
+// a fragment lexicon (fragment.h) is malformed; what() says which (a lexicon: file:line: problem).
+class TextError : public Error {
+ public:
+  using Error::Error;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Cleaning

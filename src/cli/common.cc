@@ -6,6 +6,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "revsum/error.h"
 #include "revsum/escape.h"
 
 namespace revsum::cli {
@@ -112,7 +113,7 @@ IngestCounts IngestAll(ReviewStore& store, const std::vector<std::string>& paths
   std::unique_ptr<TokenCounter> tokens = TokenCounter::Load(Encoding::kO200kBase, &error);
   // Every stored sentence carries its token count (docs/store.md promises it): no vocabulary, no
   // ingest.
-  if (!tokens) throw std::runtime_error("cannot count sentence tokens: " + error);
+  if (!tokens) throw revsum::Error("cannot count sentence tokens: " + error);
   options.tokens = tokens.get();
   IngestCounts total;
   for (const std::string& path : paths) {

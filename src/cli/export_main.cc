@@ -94,7 +94,7 @@ Runner Setup(CLI::App& sub) {
       ParseEncoding(args->tokenizer, &encoding);
       std::string error;
       tokens = TokenCounter::Load(encoding, &error);
-      if (!tokens) throw std::runtime_error(error + " (or pass --no-tokens)");
+      if (!tokens) throw ExportError(error + " (or pass --no-tokens)");
       options.tokens = tokens.get();
       options.tokenizer_name = args->tokenizer;
     }
@@ -118,7 +118,7 @@ Runner Setup(CLI::App& sub) {
                   << " not shown); give a larger --budget\n";
       }
     });
-    if (exported == 0 && options.filter.active()) {
+    if (exported == 0 && !options.filter.empty()) {
       // Empty output is an answer; say why, so it is not read as "nothing was said".
       std::cerr << "revsum: warning: no review passes the filter"
                 << (options.filter.since || options.filter.until

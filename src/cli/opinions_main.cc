@@ -48,8 +48,7 @@ Runner Setup(CLI::App& sub) {
       options.read_only = true;
       auto store = ReviewStore::Open(args->db, options);
       const std::optional<StoredOpinionModel> stored = store->opinion_models().Latest();
-      if (!stored)
-        throw std::runtime_error(args->db + ": the store has no opinion model of its own");
+      if (!stored) throw OpinionError(args->db + ": the store has no opinion model of its own");
       model = OpinionModel::Deserialize(
           stored->blob, args->db + ": opinion_models row " + std::to_string(stored->id));
     } else {

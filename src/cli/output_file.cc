@@ -12,6 +12,8 @@
 #include <streambuf>
 #include <vector>
 
+#include "revsum/error.h"
+
 namespace revsum::cli {
 namespace {
 
@@ -56,8 +58,8 @@ class FdBuf : public std::streambuf {
   int error_ = 0;
 };
 
-std::runtime_error Failure(const std::string& what, const std::string& step, int err) {
-  return std::runtime_error(what + ": " + step + ": " + std::strerror(err));
+revsum::Error Failure(const std::string& what, const std::string& step, int err) {
+  return revsum::Error(what + ": " + step + ": " + std::strerror(err));
 }
 
 // Runs `write` into `fd`; throws on a write error.
@@ -129,7 +131,7 @@ void WriteOutputFile(const std::string& path, const std::string& what,
   if (path == "-") {
     write(std::cout);
     std::cout.flush();
-    if (!std::cout) throw std::runtime_error(what + ": cannot write to standard output");
+    if (!std::cout) throw revsum::Error(what + ": cannot write to standard output");
     return;
   }
   struct stat st {};
@@ -138,7 +140,7 @@ void WriteOutputFile(const std::string& path, const std::string& what,
     ReplaceAtomically(path, nullptr, what, write);
     return;
   }
-  if (S_ISDIR(st.st_mode)) throw std::runtime_error(what + ": is a directory");
+  if (S_ISDIR(st.st_mode)) throw revsum::Error(what + ": is a directory");
   if (S_ISREG(st.st_mode) && st.st_nlink == 1) {
     ReplaceAtomically(path, &st, what, write);
     return;
@@ -149,7 +151,7 @@ void WriteOutputFile(const std::string& path, const std::string& what,
   Fd file(fd);
   struct stat opened {};
   if (::fstat(file.get(), &opened) == 0 && S_ISDIR(opened.st_mode)) {
-    throw std::runtime_error(what + ": is a directory");
+    throw revsum::Error(what + ": is a directory");
   }
   if (S_ISREG(opened.st_mode) && ::ftruncate(file.get(), 0) != 0) {
     throw Failure(what, "cannot truncate it", errno);

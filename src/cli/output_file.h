@@ -14,7 +14,7 @@
 //                             links keep sharing it). Nothing is renamed over a non-regular file.
 //   a directory               refused.
 //
-// Errors throw std::runtime_error naming `what` (e.g. "report: -o out.html") and the cause.
+// Errors throw revsum::Error (error.h) naming `what` (e.g. "report: -o out.html") and the cause.
 #pragma once
 
 #include <functional>

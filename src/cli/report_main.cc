@@ -6,6 +6,7 @@
 #include "command.h"
 #include "common.h"
 #include "output_file.h"
+#include "revsum/error.h"
 #include "revsum/escape.h"
 #include "revsum/report.h"
 
@@ -41,23 +42,23 @@ Runner Setup(CLI::App& sub) {
     // Every refusal names the argument and the value at fault, and comes before anything is
     // written (so no partial page is left behind).
     if (!store->runs().LatestRun()) {
-      throw std::runtime_error("report: --db " + args->db +
-                               ": the store has no finished run, so nothing to report; run "
-                               "`revsum summarize --db " +
-                               args->db + "` first");
+      throw revsum::Error("report: --db " + args->db +
+                          ": the store has no finished run, so nothing to report; run "
+                          "`revsum summarize --db " +
+                          args->db + "` first");
     }
     if (args->run > 0 && !store->runs().GetRun(args->run)) {
-      throw std::runtime_error("report: --run " + std::to_string(args->run) + ": no such run in " +
-                               args->db + " (its latest run is " +
-                               std::to_string(store->runs().LatestRun()->id) + ")");
+      throw revsum::Error("report: --run " + std::to_string(args->run) + ": no such run in " +
+                          args->db + " (its latest run is " +
+                          std::to_string(store->runs().LatestRun()->id) + ")");
     }
     for (const std::string& key : args->products) {
       if (!store->reviews().HasProduct(key)) {
-        throw std::runtime_error("report: --product '" + key + "': no such product in " + args->db);
+        throw revsum::Error("report: --product '" + key + "': no such product in " + args->db);
       }
     }
     if (args->output != "-" && std::filesystem::is_directory(args->output)) {
-      throw std::runtime_error("report: -o " + args->output + ": is a directory");
+      throw revsum::Error("report: -o " + args->output + ": is a directory");
     }
     ReportOptions options;
     options.products = args->products;

@@ -34,7 +34,7 @@ Matrix CombinedEmbedder::EmbedRows(const std::vector<std::string>& sentences,
                                    const std::vector<size_t>& second_rows) {
   const Eigen::Index n = static_cast<Eigen::Index>(sentences.size());
   if (first_rows.rows() != n) {
-    throw std::runtime_error("CombinedEmbedder: an embedder returned the wrong number of rows");
+    throw EmbedError("CombinedEmbedder: an embedder returned the wrong number of rows");
   }
   if (n > 0 && second_rows.empty()) {
     // The second half's width comes from the second embedder's rows.
@@ -51,7 +51,7 @@ Matrix CombinedEmbedder::EmbedRows(const std::vector<std::string>& sentences,
   }
   const Matrix y = second_.Embed(chosen);
   if (y.rows() != static_cast<Eigen::Index>(chosen.size())) {
-    throw std::runtime_error("CombinedEmbedder: an embedder returned the wrong number of rows");
+    throw EmbedError("CombinedEmbedder: an embedder returned the wrong number of rows");
   }
   const float wx = std::sqrt(options_.first_share);
   const float wy = std::sqrt(1.f - options_.first_share);

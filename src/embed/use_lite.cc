@@ -4,18 +4,17 @@
 #include "revsum/use_lite.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <list>
 #include <mutex>
 #include <stdexcept>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 
 #include "revsum/hash.h"
 #include "revsum/models.h"
+#include "revsum/parallel.h"
 #include "use_lite_internal.h"
 
 namespace revsum {
@@ -76,43 +75,6 @@ class EmbeddingCache {
   uint64_t misses_ = 0;
 };
 
-// Runs fn(i) for i in [0, count) on up to `threads` threads (the caller is one of them).
-template <typename Fn>
-void ParallelFor(int64_t count, int threads, Fn&& fn) {
-  const int workers = static_cast<int>(std::min<int64_t>(threads, count));
-  if (workers <= 1) {
-    for (int64_t i = 0; i < count; ++i) fn(i);
-    return;
-  }
-  std::atomic<int64_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mu;
-  auto run = [&] {
-    try {
-      for (int64_t i; (i = next.fetch_add(1)) < count;) fn(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mu);
-      if (!error) error = std::current_exception();
-      next = count;
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(workers - 1);
-  try {
-    for (int k = 1; k < workers; ++k) pool.emplace_back(run);
-  } catch (const std::system_error& e) {
-    // Too many threads for the system: stop the started ones (never std::terminate on a joinable
-    // std::thread) and report it as an error the CLI prints.
-    next = count;
-    for (std::thread& t : pool) t.join();
-    throw std::runtime_error("cannot start " + std::to_string(workers) +
-                             " embedding threads: " + e.what() + "; use fewer --threads");
-  }
-  run();
-  for (std::thread& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-}
-
 }  // namespace
 
 std::string DefaultUseLiteModelDir() { return (ModelsDir() / "use-lite").string(); }
@@ -170,7 +132,7 @@ struct UseLiteEmbedder::Impl {
       batches.emplace_back(begin, end);
       begin = end;
     }
-    ParallelFor(static_cast<int64_t>(batches.size()), threads, [&](int64_t k) {
+    ParallelFor(static_cast<int64_t>(batches.size()), threads, "embedding", [&](int64_t k) {
       std::vector<const std::vector<int>*> batch_ids;
       std::vector<int64_t> batch_rows;
       for (size_t j = batches[k].first; j < batches[k].second; ++j) {
@@ -239,7 +201,7 @@ std::vector<std::vector<int>> UseLiteEmbedder::Tokenize(
     const std::vector<std::string>& sentences) const {
   std::vector<std::vector<int>> ids(sentences.size());
   ParallelFor(static_cast<int64_t>(sentences.size()), sentences.size() >= 64 ? impl_->threads : 1,
-              [&](int64_t i) { ids[i] = impl_->tokenizer->Encode(sentences[i]); });
+              "embedding", [&](int64_t i) { ids[i] = impl_->tokenizer->Encode(sentences[i]); });
   return ids;
 }
 
@@ -285,6 +247,7 @@ Matrix UseLiteEmbedder::Embed(const std::vector<std::string>& sentences) {
   }
   std::vector<std::vector<int>> ids(todo.size());
   ParallelFor(static_cast<int64_t>(todo.size()), todo.size() >= 64 ? impl_->threads : 1,
+              "embedding",
               [&](int64_t k) { ids[k] = impl_->tokenizer->Encode(sentences[todo[k]]); });
   std::vector<const std::vector<int>*> id_ptrs;
   id_ptrs.reserve(ids.size());

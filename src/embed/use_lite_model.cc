@@ -214,6 +214,10 @@ TensorTable ReadWeightsManifest(const VerifiedFiles& files, const fs::path& dir,
   return table;
 }
 
+// Not NextCodePoint (revsum/utf8.h), on purpose: the vocabulary is a verified model file, read as
+// it always was, leniently (no check of overlong forms, surrogates or continuation bytes) and
+// failing on a bad lead byte or a cut sequence; the strict decoder would refuse pieces this
+// accepts, and so change which model files load.
 std::u16string Utf8ToUtf16(std::string_view s, const std::string& where) {
   std::u16string out;
   for (size_t i = 0; i < s.size();) {

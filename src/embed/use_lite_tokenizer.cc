@@ -22,8 +22,8 @@ const icu::Normalizer2& Nfkc() {
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfkc = icu::Normalizer2::getNFKCInstance(status);
   if (U_FAILURE(status) || nfkc == nullptr) {
-    throw std::runtime_error(std::string("use-lite: ICU NFKC normalizer unavailable: ") +
-                             u_errorName(status));
+    throw EmbedError(std::string("use-lite: ICU NFKC normalizer unavailable: ") +
+                     u_errorName(status));
   }
   return *nfkc;
 }
@@ -69,8 +69,7 @@ std::vector<int> Tokenizer::Encode(const std::string& utf8) const {
   const icu::UnicodeString normalized =
       Nfkc().normalize(icu::UnicodeString::fromUTF8(utf8), status);
   if (U_FAILURE(status)) {
-    throw std::runtime_error(std::string("use-lite: NFKC normalization failed: ") +
-                             u_errorName(status));
+    throw EmbedError(std::string("use-lite: NFKC normalization failed: ") + u_errorName(status));
   }
   if (normalized.isEmpty()) return {};
   std::u16string sym;

@@ -11,6 +11,7 @@
 
 #include "revsum/hash.h"
 #include "revsum/models.h"
+#include "revsum/utf8.h"
 
 namespace revsum {
 namespace {
@@ -55,11 +56,9 @@ std::vector<std::string> OpinionTokens(std::string_view text) {
     if (!word.empty()) tokens.push_back(std::move(word));
     word.clear();
   };
-  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
-  const int32_t length = static_cast<int32_t>(std::min<size_t>(text.size(), INT32_MAX));
-  for (int32_t i = 0; i < length;) {
-    UChar32 c;
-    U8_NEXT(s, i, length, c);
+  const std::string_view s = text.substr(0, std::min<size_t>(text.size(), INT32_MAX));
+  for (size_t i = 0; i < s.size();) {
+    const UChar32 c = NextCodePoint(s, &i);
     if (c < 0) {  // ill-formed byte: a separator
       flush();
       continue;

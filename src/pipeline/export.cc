@@ -119,14 +119,15 @@ std::string PlainInline(std::string_view s) {
   return out;
 }
 
-bool ExportFilter::Admits(const std::optional<double>& rating,
-                          const std::optional<int64_t>& time) const {
-  if ((min_rating || max_rating) && !rating) return false;
-  if (min_rating && *rating < *min_rating) return false;
-  if (max_rating && *rating > *max_rating) return false;
-  if ((since || until) && !time) return false;
-  if (since && *time < *since) return false;
-  if (until && *time > *until) return false;
+bool FilterAdmits(const ReviewFilter& filter, const std::optional<double>& rating,
+                  const std::optional<int64_t>& time) {
+  const ReviewFilter& f = filter;
+  if ((f.min_rating || f.max_rating) && !rating) return false;
+  if (f.min_rating && *rating < *f.min_rating) return false;
+  if (f.max_rating && *rating > *f.max_rating) return false;
+  if ((f.since || f.until) && !time) return false;
+  if (f.since && *time < *f.since) return false;
+  if (f.until && *time > *f.until) return false;
   return true;
 }
 
@@ -349,20 +350,20 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
   const std::string scope = options.scope;
   if (options.run_id) {
     if (!store.runs().GetRun(*options.run_id)) {
-      throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
+      throw ExportError(store.path() + ": no run " + std::to_string(*options.run_id));
     }
     std::vector<StoredSummary> summaries = store.runs().GetSummaries(*options.run_id, scope, "");
     if (summaries.empty()) {
-      throw std::runtime_error(store.path() + ": run " + std::to_string(*options.run_id) +
-                               " has no " + scope + " summaries (export --scope " +
-                               (scope == "product" ? "review" : "product") + "?)");
+      throw ExportError(store.path() + ": run " + std::to_string(*options.run_id) + " has no " +
+                        scope + " summaries (export --scope " +
+                        (scope == "product" ? "review" : "product") + "?)");
     }
     return summaries;
   }
   std::vector<StoredSummary> summaries = store.runs().LatestSummaries(scope);
   if (summaries.empty()) {
-    throw std::runtime_error(store.path() + ": no " + scope + " summaries yet; run `revsum " +
-                             "summarize" + (scope == "review" ? " --scope review" : "") + "`");
+    throw ExportError(store.path() + ": no " + scope + " summaries yet; run `revsum " +
+                      "summarize" + (scope == "review" ? " --scope review" : "") + "`");
   }
   return summaries;
 }
@@ -373,9 +374,9 @@ std::vector<StoredSummary> ChooseSummaries(ReviewStore& store, const ExportOptio
                                        const std::string& product, const std::string& what,
                                        const std::string& hint) {
   if (!store.reviews().HasProduct(product)) {
-    throw std::runtime_error(store.path() + ": no product '" + KeyForMessage(product) + "'");
+    throw ExportError(store.path() + ": no product '" + KeyForMessage(product) + "'");
   }
-  throw std::runtime_error(
+  throw ExportError(
       store.path() + ": product '" + KeyForMessage(product) + "' has no " + what +
       (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
       "; summarise it first" + hint);
@@ -592,7 +593,7 @@ Budget RunBudget(ReviewStore& store, int64_t run_id) {
 // The points of `product` as exported: in the filter (see the header comment), by section, each
 // section by support then stored rank.
 void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
-                const ExportFilter& filter, const std::map<int64_t, std::string>& cited,
+                const ReviewFilter& filter, const std::map<int64_t, std::string>& cited,
                 const std::map<int64_t, std::string>& sentence_text, int64_t reviews,
                 std::vector<ExportedPoint> (&sections)[3]) {
   std::vector<std::pair<int64_t, ExportedPoint>> all;  // (stored idx, point)
@@ -606,7 +607,7 @@ void ViewPoints(ReviewStore& store, int64_t run_id, const std::string& product,
     p.weight = sp.weight;
     p.sentence_id = sp.sentence_id;
     int64_t review = sp.review_id;
-    if (filter.active()) {
+    if (!filter.empty()) {
       std::set<int64_t> in;
       const StoredPointMember* best = nullptr;
       bool representative_in = false;
@@ -649,14 +650,14 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
                       const ProductCallback& each) {
   // Per product, the run its points come from, in product order.
   if (options.run_id && !store.runs().GetRun(*options.run_id)) {
-    throw std::runtime_error(store.path() + ": no run " + std::to_string(*options.run_id));
+    throw ExportError(store.path() + ": no run " + std::to_string(*options.run_id));
   }
   std::vector<std::pair<std::string, int64_t>> todo = store.points().PointRuns(options.run_id);
   if (todo.empty()) {
     if (!options.run_id && store.runs().LatestSummaries("product").empty()) {
-      throw std::runtime_error(store.path() + ": no product summaries yet; run `revsum summarize`");
+      throw ExportError(store.path() + ": no product summaries yet; run `revsum summarize`");
     }
-    throw std::runtime_error(
+    throw ExportError(
         store.path() + ": no points" +
         (options.run_id ? " in run " + std::to_string(*options.run_id) : std::string()) +
         " (summaries made before points were stored); run `revsum summarize` again, or export "
@@ -693,7 +694,7 @@ void ExportStructured(ReviewStore& store, const ExportOptions& options, std::ost
     double rating_mean = 0;  // running, so no sum of large ratings overflows
     int64_t rated = 0;
     for (const ReviewFacts& f : store.reviews().ProductReviewFacts(product)) {
-      if (!options.filter.Admits(f.rating, f.time)) continue;
+      if (!FilterAdmits(options.filter, f.rating, f.time)) continue;
       cited[f.id] = ReviewCitationId(f.external_id, f.content_hash);
       if (f.rating) {
         ++rated;
@@ -831,14 +832,11 @@ std::pair<double, double> WilsonInterval(int64_t k, int64_t n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostream& out,
-                     const ProductCallback& each) {
-  if (options.scope != "product" && options.scope != "review") {
-    throw std::invalid_argument("export scope must be product or review, not '" + options.scope +
-                                "'");
-  }
-  const bool review_scope = options.scope == "review";
-  const bool flat = options.flat || review_scope;
+namespace {
+
+// The options no export can honour, refused before anything is read or written.
+void CheckExportOptions(const ExportOptions& options) {
+  const bool flat = options.flat || options.scope == "review";
   if (flat && (options.format == ExportFormat::kPrompt || options.format == ExportFormat::kCsv)) {
     throw std::invalid_argument(
         std::string("--format ") + (options.format == ExportFormat::kCsv ? "csv" : "prompt") +
@@ -851,100 +849,149 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
         "--fields chooses the keys of json and jsonl output; add "
         "--format json or --format jsonl");
   }
-  if (flat && (options.budget || options.filter.active())) {
+  if (flat && (options.budget || !options.filter.empty())) {
     throw std::invalid_argument(
         "--budget and the review filters apply to the structured export, not to --flat or "
         "--scope review (the stored flat summaries are exported as they are)");
   }
-  if (!flat) return ExportStructured(store, options, out, each);
-  std::vector<StoredSummary> summaries = ChooseSummaries(store, options);
+}
 
-  // What to write, in order: (summary, the reviews it summarises). Product scope: one entry per
-  // product asked for (all summarised ones by default); review scope: the reviews of those
-  // products that have a review summary.
+// The flat export (--flat, --scope review): the stored flat summaries as they are, each sentence
+// with its citation. Run lists the items to write, then writes them one by one.
+class FlatExporter {
+ public:
+  FlatExporter(ReviewStore& store, const ExportOptions& options, std::ostream& out,
+               const ProductCallback& each)
+      : store_(store),
+        options_(options),
+        out_(out),
+        each_(each),
+        review_scope_(options.scope == "review"),
+        tokenizer_(options.tokens ? options.tokenizer_name : ""),
+        words_(BudgetWordCost()) {}
+
+  void Run() {
+    summaries_ = ChooseSummaries(store_, options_);
+    if (review_scope_) {
+      ListReviews();
+    } else {
+      ListProducts();
+    }
+    if (options_.format == ExportFormat::kJson) out_ << "[";
+    for (size_t i = 0; i < items_.size(); ++i) {
+      ProductExport p = Export(items_[i]);
+      Write(p, i);
+      if (each_) each_(p);
+    }
+    if (options_.format == ExportFormat::kJson) out_ << "\n]\n";
+  }
+
+ private:
+  // What to write, in order: (summary, the product of the reviews it summarises).
   struct Item {
     const StoredSummary* summary;
     std::string product;
   };
-  std::vector<Item> items;
-  if (!review_scope) {
+  // A product's (or a review's) reviews as the body and the sizes need them.
+  struct Reviews {
+    std::map<int64_t, std::pair<int64_t, std::string>> sentence;  // id -> (review id, text)
+    std::string all;  // the review texts, one per line (tokens before)
+  };
+
+  // Product scope: one item per product asked for (all summarised ones by default). Every
+  // product is checked before anything is written, so a failed export leaves no partial output.
+  void ListProducts() {
     std::map<std::string, const StoredSummary*> by_product;
-    for (const StoredSummary& s : summaries) by_product[s.subject] = &s;
-    std::vector<std::string> products = options.products;
+    for (const StoredSummary& s : summaries_) by_product[s.subject] = &s;
+    std::vector<std::string> products = options_.products;
     if (products.empty()) {
       for (const auto& [key, s] : by_product) products.push_back(key);
     }
-    // Check every product before writing anything, so a failed export leaves no partial output.
     for (const std::string& product : products) {
       auto found = by_product.find(product);
       if (found != by_product.end()) {
-        items.push_back({found->second, product});
+        items_.push_back({found->second, product});
         continue;
       }
-      ThrowNothingToExport(store, options, product, "summary", "");
+      ThrowNothingToExport(store_, options_, product, "summary", "");
     }
-  } else {
-    for (const std::string& product : options.products) {
-      if (!store.reviews().HasProduct(product)) {
-        throw std::runtime_error(store.path() + ": no product '" + product + "'");
+  }
+
+  // Review scope: the reviews of the products asked for that have a review summary, by product,
+  // then in the product's review order: the same in every store that holds the reviews (a merged
+  // store's review ids interleave its shards').
+  void ListReviews() {
+    for (const std::string& product : options_.products) {
+      if (!store_.reviews().HasProduct(product)) {
+        throw ExportError(store_.path() + ": no product '" + product + "'");
       }
     }
-    for (const StoredSummary& s : summaries) {
-      std::optional<StoredReview> review = store.reviews().GetReview(std::stoll(s.subject));
+    for (const StoredSummary& s : summaries_) {
+      std::optional<StoredReview> review = store_.reviews().GetReview(std::stoll(s.subject));
       if (!review) continue;
-      if (!options.products.empty() && std::find(options.products.begin(), options.products.end(),
-                                                 review->product) == options.products.end()) {
+      if (!options_.products.empty() &&
+          std::find(options_.products.begin(), options_.products.end(), review->product) ==
+              options_.products.end()) {
         continue;
       }
-      items.push_back({&s, review->product});
+      items_.push_back({&s, review->product});
     }
-    if (items.empty()) {
-      throw std::runtime_error(store.path() + ": no review summaries of these products");
+    if (items_.empty()) {
+      throw ExportError(store_.path() + ": no review summaries of these products");
     }
-    // By product, then in the product's review order: the same in every store that holds the
-    // reviews (a merged store's review ids interleave its shards').
-    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+    std::stable_sort(items_.begin(), items_.end(), [](const auto& a, const auto& b) {
       if (a.product != b.product) return a.product < b.product;
       return std::stoll(a.summary->subject) < std::stoll(b.summary->subject);
     });
   }
 
-  const std::string tokenizer = options.tokens ? options.tokenizer_name : "";
-  const CostFunction words = BudgetWordCost();
-  std::map<std::string, std::map<int64_t, std::string>> citation_ids;  // product -> review -> id
-  auto citation_of = [&](const std::string& product, int64_t review) -> std::string {
-    auto found = citation_ids.find(product);
-    if (found == citation_ids.end()) {
-      std::map<int64_t, std::string>& ids = citation_ids[product];
-      for (const ReviewFacts& f : store.reviews().ProductReviewFacts(product)) {
+  // The citation id of a review of `product` ("" when it is not in the product), the product's
+  // ids read from the store once.
+  std::string CitationOf(const std::string& product, int64_t review) {
+    auto found = citation_ids_.find(product);
+    if (found == citation_ids_.end()) {
+      std::map<int64_t, std::string>& ids = citation_ids_[product];
+      for (const ReviewFacts& f : store_.reviews().ProductReviewFacts(product)) {
         ids[f.id] = ReviewCitationId(f.external_id, f.content_hash);
       }
-      found = citation_ids.find(product);
+      found = citation_ids_.find(product);
     }
     auto id = found->second.find(review);
     return id == found->second.end() ? std::string() : id->second;
-  };
-  if (options.format == ExportFormat::kJson) out << "[";
-  for (size_t i = 0; i < items.size(); ++i) {
-    const StoredSummary& summary = *items[i].summary;
+  }
+
+  // One item's export: its reviews' facts, then the body and its sizes.
+  ProductExport Export(const Item& item) {
+    const StoredSummary& summary = *item.summary;
     std::vector<StoredReview> reviews;
-    if (review_scope) {
-      reviews.push_back(*store.reviews().GetReview(std::stoll(summary.subject)));
+    if (review_scope_) {
+      reviews.push_back(*store_.reviews().GetReview(std::stoll(summary.subject)));
     } else {
-      reviews = store.reviews().GetProductReviews(items[i].product);
+      reviews = store_.reviews().GetProductReviews(item.product);
     }
     ProductExport p;
-    p.product = items[i].product;
+    p.product = item.product;
     p.run_id = summary.run_id;
-    if (review_scope) {
+    if (review_scope_) {
       p.review_id = reviews[0].id;
-      p.review_cited = citation_of(p.product, p.review_id);
+      p.review_cited = CitationOf(p.product, p.review_id);
     }
+    const Reviews read = CountReviews(reviews, p);
+    WriteBody(summary, read, p);
+    if (options_.tokens) {
+      p.tokens_before = static_cast<int64_t>(options_.tokens->Count(read.all));
+      p.tokens_after = static_cast<int64_t>(options_.tokens->Count(p.body));
+    }
+    return p;
+  }
+
+  // The reviews' count, mean rating, rating distribution and words into `p`; their sentences
+  // and texts.
+  Reviews CountReviews(const std::vector<StoredReview>& reviews, ProductExport& p) {
+    Reviews read;
     p.reviews = static_cast<int64_t>(reviews.size());
     double rating_mean = 0;
     int64_t rated = 0;
-    std::map<int64_t, std::pair<int64_t, std::string>> sentence;  // id -> (review id, text)
-    std::string all_reviews;
     std::map<double, int64_t> distribution;
     for (const StoredReview& r : reviews) {
       if (r.rating) {
@@ -952,40 +999,45 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
         rating_mean += (*r.rating - rating_mean) / static_cast<double>(rated);
         ++distribution[*r.rating];
       }
-      for (const StoredSentence& s : r.sentences) sentence[s.id] = {r.id, s.text};
-      all_reviews += r.text;
-      all_reviews += '\n';
-      p.words_before += static_cast<int64_t>(words(r.text));
+      for (const StoredSentence& s : r.sentences) read.sentence[s.id] = {r.id, s.text};
+      read.all += r.text;
+      read.all += '\n';
+      p.words_before += static_cast<int64_t>(words_(r.text));
     }
     if (rated) p.avg_rating = rating_mean;
-    p.labels = rated && store.reviews().RatedWithLabels(p.product);
+    p.labels = rated && store_.reviews().RatedWithLabels(p.product);
     p.rating_distribution.assign(distribution.begin(), distribution.end());
+    return read;
+  }
 
-    // The body: one cited sentence per line (text/markdown), or plain sentences (json).
+  // The body: one cited sentence per line (text/markdown), or plain sentences (json), with the
+  // citations and the words after.
+  void WriteBody(const StoredSummary& summary, const Reviews& read, ProductExport& p) {
     std::vector<std::string> cited_ids;
     for (int64_t id : summary.sentence_ids) {
-      if (auto it = sentence.find(id); it != sentence.end()) {
-        cited_ids.push_back(citation_of(p.product, it->second.first));
+      if (auto it = read.sentence.find(id); it != read.sentence.end()) {
+        cited_ids.push_back(CitationOf(p.product, it->second.first));
       }
     }
+    ReviewStore& store = store_;
     const std::map<std::string, std::string> short_marks =
-        options.citations == CitationStyle::kShort
+        options_.citations == CitationStyle::kShort
             ? ShortCitations(cited_ids,
                              [&store](const std::string& c) {
                                return store.reviews().CitationNeighbours(c, 2);
                              })
             : std::map<std::string, std::string>{};
     for (int64_t id : summary.sentence_ids) {
-      auto it = sentence.find(id);
-      if (it == sentence.end()) continue;  // sentence deleted since the run
+      auto it = read.sentence.find(id);
+      if (it == read.sentence.end()) continue;  // sentence deleted since the run
       const auto& [review_id, text] = it->second;
-      const std::string cited = citation_of(p.product, review_id);
+      const std::string cited = CitationOf(p.product, review_id);
       p.citations.push_back(cited);
-      std::string cite = options.citations == CitationStyle::kShort
+      std::string cite = options_.citations == CitationStyle::kShort
                              ? short_marks.at(cited)
-                             : CitationMark(cited, options.citations);
+                             : CitationMark(cited, options_.citations);
       if (!cite.empty()) cite = " " + cite;
-      switch (options.format) {
+      switch (options_.format) {
         case ExportFormat::kText:
           p.body += "- " + PlainInline(text) + cite + "\n";
           break;
@@ -999,13 +1051,12 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
           p.body += (p.body.empty() ? "" : " ") + text;
           break;
       }
-      p.words_after += static_cast<int64_t>(words(text));
+      p.words_after += static_cast<int64_t>(words_(text));
     }
-    if (options.tokens) {
-      p.tokens_before = static_cast<int64_t>(options.tokens->Count(all_reviews));
-      p.tokens_after = static_cast<int64_t>(options.tokens->Count(p.body));
-    }
+  }
 
+  // Writes the `i`th item's export in the chosen format.
+  void Write(const ProductExport& p, size_t i) {
     // A single review's rating is its rating, or its label.
     const std::string rating =
         !p.avg_rating ? std::string("n/a")
@@ -1015,34 +1066,55 @@ void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostr
     // written as citations are (percent-encoded, so it is safe in text and markdown): the same
     // heading in a shard store and in the merged store, whatever the row ids.
     const std::string what =
-        review_scope ? "review " + CitationText(p.review_cited) + " of " : std::string();
-    const std::string counts = review_scope
+        review_scope_ ? "review " + CitationText(p.review_cited) + " of " : std::string();
+    const std::string counts = review_scope_
                                    ? "rating " + rating
                                    : std::to_string(p.reviews) + " reviews, " + RatingText(p);
     const std::string run = "run " + std::to_string(p.run_id);
-    switch (options.format) {
+    switch (options_.format) {
       case ExportFormat::kText:
-        out << "== " << what << PlainInline(ShownProduct(p.product)) << " (" << counts << ", "
-            << run << ") ==\n"
-            << p.body << "(" << SizeLine(p, tokenizer) << ")\n\n";
+        out_ << "== " << what << PlainInline(ShownProduct(p.product)) << " (" << counts << ", "
+             << run << ") ==\n"
+             << p.body << "(" << SizeLine(p, tokenizer_) << ")\n\n";
         break;
       case ExportFormat::kMarkdown:
-        out << "## " << what << MarkdownInline(ShownProduct(p.product)) << "\n\n*" << counts << ", "
-            << run << "*\n\n"
-            << p.body << "\n_" << SizeLine(p, tokenizer) << "_\n\n";
+        out_ << "## " << what << MarkdownInline(ShownProduct(p.product)) << "\n\n*" << counts
+             << ", " << run << "*\n\n"
+             << p.body << "\n_" << SizeLine(p, tokenizer_) << "_\n\n";
         break;
       case ExportFormat::kJson:
-        out << (i ? ",\n " : "\n ") << Fields(options, FlatJsonObject(p, tokenizer));
+        out_ << (i ? ",\n " : "\n ") << Fields(options_, FlatJsonObject(p, tokenizer_));
         break;
       case ExportFormat::kJsonl:
       case ExportFormat::kPrompt:
       case ExportFormat::kCsv:
-        out << Fields(options, FlatJsonObject(p, tokenizer)) << "\n";
+        out_ << Fields(options_, FlatJsonObject(p, tokenizer_)) << "\n";
         break;
     }
-    if (each) each(p);
   }
-  if (options.format == ExportFormat::kJson) out << "\n]\n";
+
+  ReviewStore& store_;
+  const ExportOptions& options_;
+  std::ostream& out_;
+  const ProductCallback& each_;
+  const bool review_scope_;
+  const std::string tokenizer_;
+  const CostFunction words_;
+  std::vector<StoredSummary> summaries_;
+  std::vector<Item> items_;
+  std::map<std::string, std::map<int64_t, std::string>> citation_ids_;  // product -> review -> id
+};
+
+}  // namespace
+
+void ExportSummaries(ReviewStore& store, const ExportOptions& options, std::ostream& out,
+                     const ProductCallback& each) {
+  CheckExportOptions(options);
+  if (options.flat || options.scope == "review") {
+    FlatExporter(store, options, out, each).Run();
+  } else {
+    ExportStructured(store, options, out, each);
+  }
 }
 
 std::vector<ProductExport> ExportSummaries(ReviewStore& store, const ExportOptions& options,

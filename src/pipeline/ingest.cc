@@ -4,6 +4,7 @@
 
 #include "bounded_queue.h"
 #include "revsum/hash.h"
+#include "revsum/parallel.h"
 
 #include <unicode/uchar.h>
 
@@ -17,7 +18,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -162,201 +162,267 @@ void CheckInputs(const std::vector<std::string>& paths, const ReadOptions& optio
   }
 }
 
-IngestCounts IngestFile(ReviewStore& store, const std::string& path, const IngestOptions& options) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  const IngestShard shard = options.shard;
-  if (shard.count < 1 || shard.count > kMaxShards || shard.index < 1 || shard.index > shard.count) {
-    throw std::invalid_argument("shard " + std::to_string(shard.index) + "/" +
-                                std::to_string(shard.count) +
-                                ": need 1 <= K <= N <= " + std::to_string(kMaxShards));
-  }
-  auto reader = ReviewReader::Open(path, options.read);
-  // At most kMaxIngestThreads: more could only exhaust the system's thread limit.
-  const int threads = std::min(
-      kMaxIngestThreads, options.threads > 0
-                             ? options.threads
-                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+namespace {
 
-  // Reader → (todo) → workers → (done, reordered by seq) → writer. In-flight batches are bounded
-  // by the two queue capacities plus one per worker.
-  BoundedQueue<Batch> todo(static_cast<size_t>(threads) * 2);
-  BoundedQueue<Batch> done(static_cast<size_t>(threads) * 2);
-  // Known at open; everything else about the reader is touched only by the read thread.
-  const uint64_t total_bytes = reader->total_bytes();
-  Format format = Format::kAuto;
+// IngestFile's steps: a reader thread → (todo_) → worker threads (segment, prepare) → (done_,
+// reordered by seq) → the writer, this thread, which stores the batches in reading order.
+// In-flight batches are bounded by the two queue capacities plus one per worker.
+class FileIngester {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  FileIngester(ReviewStore& store, const std::string& path, const IngestOptions& options)
+      : store_(store), path_(path), options_(options), start_(Clock::now()) {}
+
+  IngestCounts Run() {
+    CheckShard();
+    OpenReader();
+    StartWorkersAndReader();
+    try {
+      WriteInOrder();
+    } catch (...) {
+      Fail(std::current_exception());
+    }
+    for (auto& thread : threads_started_) thread.join();
+    if (failure_) {
+      store_.Rollback();  // the open batch may hold half a review; committed batches stay
+      std::rethrow_exception(failure_);
+    }
+    FinishSource();
+    return counts_;
+  }
+
+ private:
+  // Step 1: the shard must be K/N with 1 <= K <= N <= kMaxShards.
+  void CheckShard() const {
+    const IngestShard shard = options_.shard;
+    if (shard.count < 1 || shard.count > kMaxShards || shard.index < 1 ||
+        shard.index > shard.count) {
+      throw std::invalid_argument("shard " + std::to_string(shard.index) + "/" +
+                                  std::to_string(shard.count) +
+                                  ": need 1 <= K <= N <= " + std::to_string(kMaxShards));
+    }
+  }
+
+  // Step 2: the reader, the number of worker threads and the queues between the threads.
+  void OpenReader() {
+    reader_ = ReviewReader::Open(path_, options_.read);
+    // At most kMaxIngestThreads: more could only exhaust the system's thread limit.
+    threads_ = std::min(kMaxIngestThreads,
+                        options_.threads > 0
+                            ? options_.threads
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+    todo_.emplace(static_cast<size_t>(threads_) * 2);
+    done_.emplace(static_cast<size_t>(threads_) * 2);
+    // Known at open; everything else about the reader is touched only by the read thread.
+    total_bytes_ = reader_->total_bytes();
+    workers_left_ = threads_;
+  }
+
+  // Step 3: the workers (threads 0..threads_ - 1), then the reader (the last thread). A failure
+  // to start one (too many for the system) stops those already started and is reported as an
+  // error, never std::terminate (StartThreads, parallel.h).
+  void StartWorkersAndReader() {
+    StartThreads(
+        &threads_started_, threads_ + 1, std::to_string(threads_) + " ingest threads",
+        [this](int t) {
+          if (t < threads_) {
+            WorkLoop();
+          } else {
+            ReadLoop();
+          }
+        },
+        [this](size_t started) {
+          {
+            std::lock_guard lock(workers_mu_);
+            workers_left_ -= threads_ - static_cast<int>(started);
+          }
+          todo_->Cancel();
+          done_->Cancel();
+        });
+  }
 
   // The first failure of any thread; it cancels both queues so every other thread stops, and is
   // rethrown once all threads are joined.
-  std::mutex failure_mu;
-  std::exception_ptr failure;
-  auto fail = [&](std::exception_ptr e) {
+  void Fail(std::exception_ptr e) {
     {
-      std::lock_guard lock(failure_mu);
-      if (!failure) failure = e;
+      std::lock_guard lock(failure_mu_);
+      if (!failure_) failure_ = e;
     }
-    todo.Cancel();
-    done.Cancel();
-  };
+    todo_->Cancel();
+    done_->Cancel();
+  }
 
-  auto read_loop = [&] {
+  // The read thread: records into batches (closed at batch_records or batch_bytes) onto todo_.
+  void ReadLoop() {
     try {
       uint64_t seq = 0;
       Batch batch;
       size_t batch_bytes = 0;
       Record record;
-      while (reader->Next(&record)) {
+      while (reader_->Next(&record)) {
         batch_bytes += record.review ? record.review->text.size() + record.review->title.size()
                                      : record.reject->raw.size();
         batch.records.push_back(std::move(record));
         record = Record{};
-        if (batch.records.size() >= options.batch_records || batch_bytes >= options.batch_bytes) {
+        if (batch.records.size() >= options_.batch_records || batch_bytes >= options_.batch_bytes) {
           batch_bytes = 0;
           batch.seq = seq++;
-          batch.bytes_after = reader->bytes_read();
-          batch.format = reader->format();
-          if (!todo.Push(std::move(batch))) return;  // cancelled
+          batch.bytes_after = reader_->bytes_read();
+          batch.format = reader_->format();
+          if (!todo_->Push(std::move(batch))) return;  // cancelled
           batch = Batch{};
         }
       }
       batch.seq = seq++;
-      batch.bytes_after = reader->bytes_read();
-      batch.format = reader->format();
-      todo.Push(std::move(batch));
-      todo.Close();
+      batch.bytes_after = reader_->bytes_read();
+      batch.format = reader_->format();
+      todo_->Push(std::move(batch));
+      todo_->Close();
     } catch (...) {
-      fail(std::current_exception());
+      Fail(std::current_exception());
     }
-  };
-
-  std::mutex workers_mu;
-  int workers_left = threads;
-  auto work_loop = [&] {
-    try {
-      SentenceSegmenter segmenter(options.segment);
-      while (auto batch = todo.Pop()) {
-        batch->sentences.resize(batch->records.size());
-        batch->prepared.resize(batch->records.size());
-        batch->other_shard.assign(batch->records.size(), 0);
-        for (size_t i = 0; i < batch->records.size(); ++i) {
-          Record& record = batch->records[i];
-          // Decided before segmenting: the other shards' reviews cost no ICU work here.
-          if (InOtherShard(record, shard)) {
-            batch->other_shard[i] = 1;
-            continue;
-          }
-          if (!record.review) continue;
-          if (auto reject =
-                  SegmentReview(*record.review, options, segmenter, &batch->sentences[i])) {
-            record.review.reset();
-            record.reject = std::move(reject);
-          } else {
-            batch->prepared[i] = ReviewWriter::Prepare(*record.review, batch->sentences[i]);
-          }
-        }
-        if (!done.Push(std::move(*batch))) break;  // cancelled
-      }
-    } catch (...) {
-      fail(std::current_exception());
-    }
-    std::lock_guard lock(workers_mu);
-    if (--workers_left == 0) done.Close();
-  };
-
-  // Threads: a failure to start one (too many for the system) stops those already started and is
-  // reported as an error, never std::terminate.
-  std::vector<std::thread> workers;
-  std::thread read_thread;
-  try {
-    for (int t = 0; t < threads; ++t) workers.emplace_back(work_loop);
-    read_thread = std::thread(read_loop);
-  } catch (const std::system_error& e) {
-    {
-      std::lock_guard lock(workers_mu);
-      workers_left -= threads - static_cast<int>(workers.size());
-    }
-    todo.Cancel();
-    done.Cancel();
-    for (auto& w : workers) w.join();
-    throw std::runtime_error("cannot start " + std::to_string(threads) +
-                             " ingest threads: " + e.what() + "; use fewer --threads");
   }
 
-  // The writer: this thread. Batches arrive out of order; store them in reading order.
-  IngestCounts counts;
-  int64_t source_id = -1;
-  std::map<uint64_t, Batch> pending;
-  uint64_t next_seq = 0;
-  auto last_report = Clock::now();
-  auto report = [&](uint64_t bytes) {
-    if (!options.progress) return;
-    IngestProgress p;
-    p.path = path;
-    p.records = counts.read;
-    p.bytes = bytes;
-    p.total_bytes = total_bytes;
-    p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    options.progress(p);
-  };
-  uint64_t last_bytes = 0;
-  std::optional<RatingRange> ratings;
-  try {
-    while (auto batch = done.Pop()) {
+  // A worker thread: batches from todo_, segmented and prepared, onto done_. The last worker to
+  // end closes done_.
+  void WorkLoop() {
+    try {
+      SentenceSegmenter segmenter(options_.segment);
+      while (auto batch = todo_->Pop()) {
+        PrepareBatch(segmenter, *batch);
+        if (!done_->Push(std::move(*batch))) break;  // cancelled
+      }
+    } catch (...) {
+      Fail(std::current_exception());
+    }
+    std::lock_guard lock(workers_mu_);
+    if (--workers_left_ == 0) done_->Close();
+  }
+
+  // Marks the other shards' records, segments the others' reviews (or rejects them) and computes
+  // the store's hash and index forms, off the writer thread.
+  void PrepareBatch(SentenceSegmenter& segmenter, Batch& batch) const {
+    batch.sentences.resize(batch.records.size());
+    batch.prepared.resize(batch.records.size());
+    batch.other_shard.assign(batch.records.size(), 0);
+    for (size_t i = 0; i < batch.records.size(); ++i) {
+      Record& record = batch.records[i];
+      // Decided before segmenting: the other shards' reviews cost no ICU work here.
+      if (InOtherShard(record, options_.shard)) {
+        batch.other_shard[i] = 1;
+        continue;
+      }
+      if (!record.review) continue;
+      if (auto reject = SegmentReview(*record.review, options_, segmenter, &batch.sentences[i])) {
+        record.review.reset();
+        record.reject = std::move(reject);
+      } else {
+        batch.prepared[i] = ReviewWriter::Prepare(*record.review, batch.sentences[i]);
+      }
+    }
+  }
+
+  // Step 4, the writer (this thread): batches arrive out of order; store them in reading order.
+  void WriteInOrder() {
+    std::map<uint64_t, Batch> pending;
+    uint64_t next_seq = 0;
+    auto last_report = Clock::now();
+    while (auto batch = done_->Pop()) {
       pending.emplace(batch->seq, std::move(*batch));
       for (auto it = pending.find(next_seq); it != pending.end(); it = pending.find(next_seq)) {
-        Batch& b = it->second;
-        if (source_id < 0) {
-          source_id =
-              store.ingest().AddSource(path, std::string(FormatName(b.format)), total_bytes);
-        }
-        for (size_t i = 0; i < b.records.size(); ++i) {
-          ++counts.read;
-          // The dump's rating scale is a property of the whole dump: every shard sees it alike.
-          if (b.records[i].review && b.records[i].review->rating) {
-            RatingRange::Widen(ratings, *b.records[i].review->rating);
-          }
-          if (b.other_shard[i]) {
-            ++counts.other_shard;
-          } else if (b.records[i].review) {
-            if (store.ingest().AddReview(source_id, *b.records[i].review, b.sentences[i],
-                                         b.prepared[i])) {
-              ++counts.ingested;
-              counts.sentences += b.sentences[i].size();
-            } else {
-              ++counts.duplicates;
-            }
-          } else {
-            ++counts.rejected;
-            store.ingest().AddReject(source_id, *b.records[i].reject);
-            if (options.on_reject) options.on_reject(*b.records[i].reject);
-          }
-        }
-        last_bytes = b.bytes_after;
-        format = b.format;
+        WriteBatch(it->second);
         pending.erase(it);
         ++next_seq;
         if (Clock::now() - last_report > std::chrono::milliseconds(250)) {
           last_report = Clock::now();
-          report(last_bytes);
+          Report(last_bytes_);
         }
       }
     }
-  } catch (...) {
-    fail(std::current_exception());
   }
-  read_thread.join();
-  for (auto& w : workers) w.join();
-  if (failure) {
-    store.Rollback();  // the open batch may hold half a review; committed batches stay
-    std::rethrow_exception(failure);
+
+  // Stores one batch's reviews and rejects, counting them.
+  void WriteBatch(const Batch& b) {
+    if (source_id_ < 0) {
+      source_id_ =
+          store_.ingest().AddSource(path_, std::string(FormatName(b.format)), total_bytes_);
+    }
+    for (size_t i = 0; i < b.records.size(); ++i) {
+      ++counts_.read;
+      // The dump's rating scale is a property of the whole dump: every shard sees it alike.
+      if (b.records[i].review && b.records[i].review->rating) {
+        RatingRange::Widen(ratings_, *b.records[i].review->rating);
+      }
+      if (b.other_shard[i]) {
+        ++counts_.other_shard;
+      } else if (b.records[i].review) {
+        if (store_.ingest().AddReview(source_id_, *b.records[i].review, b.sentences[i],
+                                      b.prepared[i])) {
+          ++counts_.ingested;
+          counts_.sentences += b.sentences[i].size();
+        } else {
+          ++counts_.duplicates;
+        }
+      } else {
+        ++counts_.rejected;
+        store_.ingest().AddReject(source_id_, *b.records[i].reject);
+        if (options_.on_reject) options_.on_reject(*b.records[i].reject);
+      }
+    }
+    last_bytes_ = b.bytes_after;
+    format_ = b.format;
   }
-  if (source_id < 0)
-    source_id = store.ingest().AddSource(path, std::string(FormatName(format)), total_bytes);
-  store.ingest().FinishSource(source_id, counts.read - counts.other_shard, counts.ingested,
-                              counts.duplicates, counts.rejected, ratings, shard.index,
-                              shard.count);
-  report(last_bytes);
-  return counts;
+
+  void Report(uint64_t bytes) const {
+    if (!options_.progress) return;
+    IngestProgress p;
+    p.path = path_;
+    p.records = counts_.read;
+    p.bytes = bytes;
+    p.total_bytes = total_bytes_;
+    p.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    options_.progress(p);
+  }
+
+  // Step 5: the source's row (also for an empty dump) with its counts and rating range.
+  void FinishSource() {
+    if (source_id_ < 0)
+      source_id_ = store_.ingest().AddSource(path_, std::string(FormatName(format_)), total_bytes_);
+    store_.ingest().FinishSource(source_id_, counts_.read - counts_.other_shard, counts_.ingested,
+                                 counts_.duplicates, counts_.rejected, ratings_,
+                                 options_.shard.index, options_.shard.count);
+    Report(last_bytes_);
+  }
+
+  ReviewStore& store_;
+  const std::string& path_;
+  const IngestOptions& options_;
+  const Clock::time_point start_;
+
+  std::unique_ptr<ReviewReader> reader_;
+  int threads_ = 1;
+  std::optional<BoundedQueue<Batch>> todo_, done_;
+  uint64_t total_bytes_ = 0;
+
+  std::vector<std::thread> threads_started_;  // the workers, then the reader
+  std::mutex workers_mu_;
+  int workers_left_ = 0;
+  std::mutex failure_mu_;
+  std::exception_ptr failure_;
+
+  // The writer's (this thread's) state.
+  IngestCounts counts_;
+  int64_t source_id_ = -1;
+  uint64_t last_bytes_ = 0;
+  Format format_ = Format::kAuto;
+  std::optional<RatingRange> ratings_;
+};
+
+}  // namespace
+
+IngestCounts IngestFile(ReviewStore& store, const std::string& path, const IngestOptions& options) {
+  return FileIngester(store, path, options).Run();
 }
 
 }  // namespace revsum

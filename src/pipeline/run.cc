@@ -16,7 +16,6 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,6 +27,7 @@
 #include "revsum/hash.h"
 #include "revsum/lexical.h"
 #include "revsum/models.h"
+#include "revsum/parallel.h"
 #include "revsum/points.h"
 #include "revsum/text.h"
 #include "revsum/train.h"
@@ -406,7 +406,7 @@ class RunWriter {
 void CheckRunNeeds(const RunOptions& options) {
   std::string error;
   for (Encoding encoding : {Encoding::kO200kBase, options.tokenizer}) {
-    if (!TokenCounter::Load(encoding, &error)) throw std::runtime_error(error);
+    if (!TokenCounter::Load(encoding, &error)) throw RunError(error);
   }
   RunKey(options);                                               // reads the seed files
   EmbedderPool(options.embedder, options.use_lite).ModelHash();  // loads the models it needs
@@ -628,7 +628,7 @@ class StoreSummarizer {
     std::string token_error;
     tokens_ = TokenCounter::Load(options_.tokenizer, &token_error);
     if (summarize_.budget.unit == Budget::Unit::kTokens) {
-      if (!tokens_) throw std::runtime_error(token_error);
+      if (!tokens_) throw RunError(token_error);
       std::shared_ptr<TokenCounter> tokens = tokens_;
       summarize_.token_cost = [tokens](std::string_view t) { return tokens->Count(t); };
       cost_ = summarize_.token_cost;
@@ -666,7 +666,7 @@ class StoreSummarizer {
     }
     for (const std::string& p : options_.products) {
       if (!store_.reviews().HasProduct(p))
-        throw std::runtime_error("no product '" + p + "' in " + store_.path());
+        throw RunError("no product '" + p + "' in " + store_.path());
       const auto at = std::lower_bound(counts.begin(), counts.end(), p,
                                        [](const std::pair<std::string, int64_t>& c,
                                           const std::string& k) { return c.first < k; });
@@ -766,15 +766,13 @@ class StoreSummarizer {
                   : summarize_.selector.fragment_rule ? summarize_.selector.fragment_rule
                                                       : DefaultFragmentRule();
     shared_use_lite_ = std::make_shared<SharedUseLite>(use_lite);
-    try {
-      for (int t = 0; t < threads_; ++t) workers_.emplace_back([this] { WorkerLoop(); });
-    } catch (const std::system_error& e) {
-      jobs_->Cancel();
-      results_->Cancel();
-      for (auto& w : workers_) w.join();
-      throw std::runtime_error("cannot start " + std::to_string(threads_) +
-                               " summarize threads: " + e.what() + "; use fewer --threads");
-    }
+    StartThreads(
+        &workers_, threads_, std::to_string(threads_) + " summarize threads",
+        [this](int) { WorkerLoop(); },
+        [this](size_t) {
+          jobs_->Cancel();
+          results_->Cancel();
+        });
   }
 
   void Fail(std::exception_ptr e) {
@@ -957,12 +955,12 @@ class StoreSummarizer {
   void CheckSomethingWasSummarised() const {
     if (incremental_ || report_.product_summaries + report_.review_summaries > 0) return;
     if (!options_.filter.empty()) {
-      throw std::runtime_error(store_.path() +
-                               ": nothing to summarise: no review of the chosen products passes "
-                               "the rating and date filter");
+      throw RunError(store_.path() +
+                     ": nothing to summarise: no review of the chosen products passes "
+                     "the rating and date filter");
     }
-    throw std::runtime_error(store_.path() + ": nothing to summarise (no sentences in the chosen " +
-                             "products); ingest reviews first");
+    throw RunError(store_.path() + ": nothing to summarise (no sentences in the chosen " +
+                   "products); ingest reviews first");
   }
 
   ReviewStore& store_;

@@ -5,8 +5,6 @@
 // products, as in src/embed/use_lite_encoder.cc).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
-#include <unicode/utf8.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +17,7 @@
 
 #include "revsum/points.h"
 #include "revsum/text.h"
+#include "revsum/utf8.h"
 
 namespace revsum {
 
@@ -41,12 +40,9 @@ std::vector<std::string> Units(std::string_view text) {
     if (!word.empty()) units.push_back(std::move(word));
     word.clear();
   };
-  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
-  const int32_t length = static_cast<int32_t>(text.size());
-  for (int32_t i = 0; i < length;) {
-    const int32_t start = i;
-    UChar32 c = 0;
-    U8_NEXT(s, i, length, c);
+  for (size_t i = 0; i < text.size();) {
+    const size_t start = i;
+    const int32_t c = NextCodePoint(text, &i);
     if (c < 0) {
       flush_run();
       flush_word();
@@ -54,7 +50,7 @@ std::vector<std::string> Units(std::string_view text) {
     }
     if (IsCjk(static_cast<char32_t>(c))) {
       flush_word();
-      run.emplace_back(text.substr(static_cast<size_t>(start), static_cast<size_t>(i - start)));
+      run.emplace_back(text.substr(start, i - start));
     } else if (c < 0x80 && std::isalnum(c)) {
       flush_run();
       word += static_cast<char>(std::tolower(c));

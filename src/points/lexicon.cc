@@ -160,8 +160,7 @@ void PolarityLexicon::Add(std::string_view text, std::string_view origin) {
     ++line_no;
     if (line.empty() || line[0] == '#') continue;
     auto fail = [&](const std::string& problem) {
-      throw std::runtime_error(std::string(origin) + ":" + std::to_string(line_no) + ": " +
-                               problem);
+      throw PointsError(std::string(origin) + ":" + std::to_string(line_no) + ": " + problem);
     };
     if (line.front() == '[') {
       aspect = -1;

@@ -357,7 +357,7 @@ SeedSet ParseSeeds(std::string_view text, std::string_view origin) {
   std::string current_name;
   int line_no = 0;
   auto fail = [&](const std::string& problem) {
-    throw std::runtime_error(std::string(origin) + ":" + std::to_string(line_no) + ": " + problem);
+    throw ScoreError(std::string(origin) + ":" + std::to_string(line_no) + ": " + problem);
   };
   auto check_not_empty = [&]() {
     if (current != nullptr && current->empty()) fail("section [" + current_name + "] is empty");

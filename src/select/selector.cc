@@ -143,6 +143,244 @@ BudgetedSelector::BudgetedSelector(SelectorOptions options, CostFunction words, 
   if (!words_) throw std::invalid_argument("BudgetedSelector: a word cost function is required");
 }
 
+namespace {
+
+// BudgetedSelector::Select's steps (the algorithm is documented in select.h): the costs in the
+// budget's unit, the candidates, the scope's similarity baseline, the greedy MMR choice, then
+// the fallback (never empty while a sentence fits) or the fill of a word budget.
+class GreedySelection {
+ public:
+  GreedySelection(const SelectorOptions& options, const CostFunction& word_cost,
+                  const CostFunction& token_cost, const std::vector<std::string>& texts,
+                  const Eigen::VectorXf& weights, const Matrix& embeddings, const Budget& budget,
+                  const Matrix* gram)
+      : options_(options),
+        word_cost_(word_cost),
+        token_cost_(token_cost),
+        texts_(texts),
+        weights_(weights),
+        embeddings_(embeddings),
+        budget_(budget),
+        gram_(gram),
+        n_(texts.size()),
+        word_budget_(budget.unit == Budget::Unit::kWords || budget.unit == Budget::Unit::kRatio),
+        token_budget_(budget.unit == Budget::Unit::kTokens) {}
+
+  std::vector<Selected> Run(std::vector<FragmentReason>* fragments) {
+    MeasureCosts();
+    FindCandidates(fragments);
+    MeasureSimilarity();
+    ChooseGreedily();
+    if (chosen_.empty() && ChooseFallback()) return chosen_;
+    if (options_.fill_budget && word_budget_ && used_ < limit_) FillBudget();
+    return chosen_;
+  }
+
+ private:
+  float Weight(size_t i) const { return weights_(static_cast<Eigen::Index>(i)); }
+
+  // Step 1: the budget in its own unit, and the cost of each sentence in that unit.
+  void MeasureCosts() {
+    words_.resize(n_);
+    size_t total_words = 0;
+    for (size_t i = 0; i < n_; ++i) {
+      words_[i] = word_cost_(texts_[i]);
+      total_words += words_[i];
+    }
+    cost_.resize(n_);
+    switch (budget_.unit) {
+      case Budget::Unit::kWords:
+        limit_ = static_cast<size_t>(budget_.amount);
+        cost_ = words_;
+        break;
+      case Budget::Unit::kRatio:
+        limit_ = static_cast<size_t>(std::floor(budget_.amount * static_cast<double>(total_words)));
+        cost_ = words_;
+        break;
+      case Budget::Unit::kSentences:
+        limit_ = static_cast<size_t>(budget_.amount);
+        std::fill(cost_.begin(), cost_.end(), 1);
+        break;
+      case Budget::Unit::kTokens:
+        limit_ = static_cast<size_t>(budget_.amount);
+        for (size_t i = 0; i < n_; ++i) cost_[i] = token_cost_(texts_[i]);
+        break;
+    }
+  }
+
+  // Step 2: the candidates: long enough, not too long for a word budget, of some cost and not a
+  // fragment; and the largest candidate weight (relevance is relative to it).
+  void FindCandidates(std::vector<FragmentReason>* fragments) {
+    size_t max_words = std::numeric_limits<size_t>::max();
+    if (word_budget_) {
+      max_words = std::max(options_.min_max_words, static_cast<size_t>(options_.max_budget_share *
+                                                                       static_cast<float>(limit_)));
+    }
+    // Fragment reasons, only when some sentence would otherwise be a candidate.
+    reason_.assign(n_, FragmentReason::kNone);
+    if (options_.skip_fragments && n_ > 0) {
+      const std::shared_ptr<const FragmentRule> rule =
+          options_.fragment_rule ? options_.fragment_rule : DefaultFragmentRule();
+      for (size_t i = 0; i < n_; ++i) reason_[i] = rule->Classify(texts_[i]);
+      if (fragments) *fragments = reason_;
+    }
+    candidate_.assign(n_, 0);
+    for (size_t i = 0; i < n_; ++i) {
+      candidate_[i] = words_[i] >= options_.min_words && words_[i] <= max_words && cost_[i] > 0 &&
+                      reason_[i] == FragmentReason::kNone;
+    }
+    for (size_t i = 0; i < n_; ++i) {
+      if (candidate_[i]) w_max_ = std::max(w_max_, Weight(i));
+    }
+    if (!(w_max_ > 0.f)) w_max_ = 1.f;
+  }
+
+  // Step 3: the scope's mean pair cosine (relative_similarity), kept below 1 so the rescaling is
+  // defined. (PairCosineStats is exact up to its 512 sampled rows, so the two agree.)
+  void MeasureSimilarity() {
+    have_gram_ = gram_ && gram_->rows() == static_cast<Eigen::Index>(n_) && n_ <= 512;
+    mu_ =
+        options_.relative_similarity
+            ? std::clamp((have_gram_ ? GramCosineStats(*gram_) : PairCosineStats(embeddings_)).mean,
+                         0.f, 0.9f)
+            : 0.f;
+    max_sim_.assign(n_, 0.f);
+  }
+
+  // Step 4: greedy MMR, the best gain per cost first, while the budget holds. Token budgets hold
+  // on the emitted text (JoinSelected), not on the sum of the sentences: the joining space can be
+  // a token of its own (o200k_base: "电池很耐用。" is 6 tokens, two of them joined 13), so a
+  // sentence after the first is estimated at one token more and each choice is checked on the
+  // joined text itself; a choice that would overflow it is dropped.
+  void ChooseGreedily() {
+    std::string joined;
+    while (true) {
+      const size_t best = BestGain();
+      if (best == n_) break;
+      candidate_[best] = 0;
+      size_t added = cost_[best];
+      if (token_budget_ && !chosen_.empty()) {
+        std::string longer = joined + ' ' + texts_[best];
+        const size_t total = token_cost_(longer);
+        if (total > limit_) continue;  // the join costs more than estimated: not this one
+        added = total - used_;
+        joined = std::move(longer);
+      } else if (token_budget_) {
+        joined = texts_[best];
+      }
+      used_ += added;
+      chosen_.push_back({best, added, false, texts_[best]});
+      UpdateSimilarity(best);
+    }
+  }
+
+  // The candidate of the best MMR gain per cost that fits; n_ when none has a positive one.
+  size_t BestGain() const {
+    const float lambda = options_.lambda;
+    const size_t join = token_budget_ && !chosen_.empty() ? 1 : 0;  // estimated joining token
+    size_t best = n_;
+    float best_gain = 0.f;
+    for (size_t i = 0; i < n_; ++i) {
+      if (!candidate_[i] || used_ + cost_[i] + join > limit_) continue;
+      if (max_sim_[i] > options_.duplicate_threshold) continue;
+      const float relevance = Weight(i) / w_max_;
+      const float mmr = lambda * relevance - (1.f - lambda) * max_sim_[i];
+      if (mmr <= 0.f) continue;
+      const float gain = mmr / std::pow(static_cast<float>(cost_[i]), options_.cost_exponent);
+      if (best == n_ || gain > best_gain) {
+        best = i;
+        best_gain = gain;
+      }
+    }
+    return best;
+  }
+
+  // Each sentence's largest similarity to a chosen one, after choosing `best`.
+  void UpdateSimilarity(size_t best) {
+    // The scorer's Gram matrix holds these cosines already (symmetric: its row is the column).
+    Eigen::VectorXf sims =
+        have_gram_ ? Eigen::VectorXf(gram_->row(static_cast<Eigen::Index>(best)).transpose())
+                   : Eigen::VectorXf(embeddings_ *
+                                     embeddings_.row(static_cast<Eigen::Index>(best)).transpose());
+    if (options_.relative_similarity) sims = (sims.array() - mu_) / (1.f - mu_);
+    for (size_t i = 0; i < n_; ++i)
+      max_sim_[i] = std::max(max_sim_[i], sims(static_cast<Eigen::Index>(i)));
+  }
+
+  // Step 5: never empty while a sentence fits; tiers 0 (not a fragment), 1 (not noise), 2. True
+  // when a sentence was chosen.
+  bool ChooseFallback() {
+    size_t best = n_;
+    int best_tier = 3;
+    for (size_t i = 0; i < n_; ++i) {
+      if (cost_[i] == 0 || cost_[i] > limit_) continue;
+      const int tier = reason_[i] == FragmentReason::kNone    ? 0
+                       : reason_[i] != FragmentReason::kNoise ? 1
+                                                              : 2;
+      if (tier < best_tier || (tier == best_tier && Weight(i) > Weight(best))) {
+        best = i;
+        best_tier = tier;
+      }
+    }
+    if (best == n_) return false;
+    used_ += cost_[best];
+    candidate_[best] = 0;
+    chosen_.push_back({best, cost_[best], false, texts_[best]});
+    return true;
+  }
+
+  // Step 6 (fill_budget, word budgets): the best remaining candidate that is not a
+  // near-duplicate, cut to the words left.
+  void FillBudget() {
+    const float lambda = options_.lambda;
+    size_t best = n_;
+    float best_score = 0.f;
+    for (size_t i = 0; i < n_; ++i) {
+      if (!candidate_[i] || max_sim_[i] > options_.duplicate_threshold) continue;
+      const float mmr = lambda * Weight(i) / w_max_ - (1.f - lambda) * max_sim_[i];
+      if (best == n_ || mmr > best_score) {
+        best = i;
+        best_score = mmr;
+      }
+    }
+    if (best == n_) return;
+    const size_t left = limit_ - used_;
+    for (size_t k = left; k > 0; --k) {
+      std::string cut = FirstTokens(texts_[best], k);
+      const size_t c = word_cost_(cut);
+      if (c <= left && c > 0) {
+        used_ += c;
+        chosen_.push_back({best, c, c < cost_[best], std::move(cut)});
+        break;
+      }
+    }
+  }
+
+  const SelectorOptions& options_;
+  const CostFunction& word_cost_;
+  const CostFunction& token_cost_;
+  const std::vector<std::string>& texts_;
+  const Eigen::VectorXf& weights_;
+  const Matrix& embeddings_;
+  const Budget& budget_;
+  const Matrix* gram_;
+  const size_t n_;
+  const bool word_budget_, token_budget_;
+
+  size_t limit_ = 0;                    // the budget in its unit
+  std::vector<size_t> words_, cost_;    // per sentence: words, cost in the budget's unit
+  std::vector<FragmentReason> reason_;  // per sentence: why it is a fragment (kNone)
+  std::vector<char> candidate_;         // per sentence: may still be chosen
+  float w_max_ = 0.f;                   // the largest candidate weight (1 when none is > 0)
+  bool have_gram_ = false;              // the cosines come from the scorer's Gram matrix
+  float mu_ = 0.f;                      // the scope's mean pair cosine (relative_similarity)
+  std::vector<float> max_sim_;          // max similarity to any selected sentence
+  std::vector<Selected> chosen_;
+  size_t used_ = 0;  // of limit_
+};
+
+}  // namespace
+
 std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& texts,
                                                const Eigen::VectorXf& weights,
                                                const Matrix& embeddings, const Budget& budget,
@@ -159,167 +397,8 @@ std::vector<Selected> BudgetedSelector::Select(const std::vector<std::string>& t
     throw std::invalid_argument(
         "BudgetedSelector::Select: a token budget needs a token cost function (tokenizer)");
   }
-  std::vector<size_t> words(n);
-  size_t total_words = 0;
-  for (size_t i = 0; i < n; ++i) {
-    words[i] = words_(texts[i]);
-    total_words += words[i];
-  }
-  // The budget in its own unit, and the cost of each sentence in that unit.
-  size_t limit = 0;
-  std::vector<size_t> cost(n);
-  switch (budget.unit) {
-    case Budget::Unit::kWords:
-      limit = static_cast<size_t>(budget.amount);
-      cost = words;
-      break;
-    case Budget::Unit::kRatio:
-      limit = static_cast<size_t>(std::floor(budget.amount * static_cast<double>(total_words)));
-      cost = words;
-      break;
-    case Budget::Unit::kSentences:
-      limit = static_cast<size_t>(budget.amount);
-      std::fill(cost.begin(), cost.end(), 1);
-      break;
-    case Budget::Unit::kTokens:
-      limit = static_cast<size_t>(budget.amount);
-      for (size_t i = 0; i < n; ++i) cost[i] = tokens_(texts[i]);
-      break;
-  }
-  const bool word_budget =
-      budget.unit == Budget::Unit::kWords || budget.unit == Budget::Unit::kRatio;
-  size_t max_words = std::numeric_limits<size_t>::max();
-  if (word_budget) {
-    max_words = std::max(options_.min_max_words, static_cast<size_t>(options_.max_budget_share *
-                                                                     static_cast<float>(limit)));
-  }
-  // Fragment reasons, only when some sentence would otherwise be a candidate.
-  std::vector<FragmentReason> reason(n, FragmentReason::kNone);
-  if (options_.skip_fragments && n > 0) {
-    const std::shared_ptr<const FragmentRule> rule =
-        options_.fragment_rule ? options_.fragment_rule : DefaultFragmentRule();
-    for (size_t i = 0; i < n; ++i) reason[i] = rule->Classify(texts[i]);
-    if (fragments) *fragments = reason;
-  }
-  std::vector<char> candidate(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    candidate[i] = words[i] >= options_.min_words && words[i] <= max_words && cost[i] > 0 &&
-                   reason[i] == FragmentReason::kNone;
-  }
-  float w_max = 0.f;
-  for (size_t i = 0; i < n; ++i) {
-    if (candidate[i]) w_max = std::max(w_max, weights(static_cast<Eigen::Index>(i)));
-  }
-  if (!(w_max > 0.f)) w_max = 1.f;
-
-  // The scope's mean pair cosine (relative_similarity), kept below 1 so the rescaling is defined.
-  // (PairCosineStats is exact up to its 512 sampled rows, so the two agree.)
-  const bool have_gram = gram && gram->rows() == static_cast<Eigen::Index>(n) && n <= 512;
-  const float mu =
-      options_.relative_similarity
-          ? std::clamp((have_gram ? GramCosineStats(*gram) : PairCosineStats(embeddings)).mean, 0.f,
-                       0.9f)
-          : 0.f;
-  std::vector<float> max_sim(n, 0.f);  // max similarity to any selected sentence
-  std::vector<Selected> chosen;
-  size_t used = 0;
-  const float lambda = options_.lambda;
-  // Token budgets hold on the emitted text (JoinSelected), not on the sum of the sentences: the
-  // joining space can be a token of its own (o200k_base: "电池很耐用。" is 6 tokens, two of them
-  // joined 13), so a sentence after the first is estimated at one token more and each choice is
-  // checked on the joined text itself; a choice that would overflow it is dropped.
-  const bool token_budget = budget.unit == Budget::Unit::kTokens;
-  std::string joined;
-  auto estimate = [&](size_t i) { return cost[i] + (token_budget && !chosen.empty() ? 1 : 0); };
-  while (true) {
-    size_t best = n;
-    float best_gain = 0.f;
-    for (size_t i = 0; i < n; ++i) {
-      if (!candidate[i] || used + estimate(i) > limit) continue;
-      if (max_sim[i] > options_.duplicate_threshold) continue;
-      const float relevance = weights(static_cast<Eigen::Index>(i)) / w_max;
-      const float mmr = lambda * relevance - (1.f - lambda) * max_sim[i];
-      if (mmr <= 0.f) continue;
-      const float gain = mmr / std::pow(static_cast<float>(cost[i]), options_.cost_exponent);
-      if (best == n || gain > best_gain) {
-        best = i;
-        best_gain = gain;
-      }
-    }
-    if (best == n) break;
-    candidate[best] = 0;
-    size_t added = cost[best];
-    if (token_budget && !chosen.empty()) {
-      std::string longer = joined + ' ' + texts[best];
-      const size_t total = tokens_(longer);
-      if (total > limit) continue;  // the join costs more than estimated: not this one
-      added = total - used;
-      joined = std::move(longer);
-    } else if (token_budget) {
-      joined = texts[best];
-    }
-    used += added;
-    chosen.push_back({best, added, false, texts[best]});
-    // The scorer's Gram matrix holds these cosines already (symmetric: its row is the column).
-    Eigen::VectorXf sims =
-        have_gram ? Eigen::VectorXf(gram->row(static_cast<Eigen::Index>(best)).transpose())
-                  : Eigen::VectorXf(embeddings *
-                                    embeddings.row(static_cast<Eigen::Index>(best)).transpose());
-    if (options_.relative_similarity) sims = (sims.array() - mu) / (1.f - mu);
-    for (size_t i = 0; i < n; ++i)
-      max_sim[i] = std::max(max_sim[i], sims(static_cast<Eigen::Index>(i)));
-  }
-
-  if (chosen.empty()) {
-    // Step 5: never empty while a sentence fits; tiers 0 (not a fragment), 1 (not noise), 2.
-    size_t best = n;
-    int best_tier = 3;
-    for (size_t i = 0; i < n; ++i) {
-      if (cost[i] == 0 || cost[i] > limit) continue;
-      const int tier = reason[i] == FragmentReason::kNone    ? 0
-                       : reason[i] != FragmentReason::kNoise ? 1
-                                                             : 2;
-      const auto w = [&](size_t k) { return weights(static_cast<Eigen::Index>(k)); };
-      if (tier < best_tier || (tier == best_tier && w(i) > w(best))) {
-        best = i;
-        best_tier = tier;
-      }
-    }
-    if (best != n) {
-      used += cost[best];
-      candidate[best] = 0;
-      chosen.push_back({best, cost[best], false, texts[best]});
-      return chosen;
-    }
-  }
-
-  if (options_.fill_budget && word_budget && used < limit) {
-    // The best remaining candidate that is not a near-duplicate, cut to the words left.
-    size_t best = n;
-    float best_score = 0.f;
-    for (size_t i = 0; i < n; ++i) {
-      if (!candidate[i] || max_sim[i] > options_.duplicate_threshold) continue;
-      const float mmr =
-          lambda * weights(static_cast<Eigen::Index>(i)) / w_max - (1.f - lambda) * max_sim[i];
-      if (best == n || mmr > best_score) {
-        best = i;
-        best_score = mmr;
-      }
-    }
-    if (best != n) {
-      const size_t left = limit - used;
-      for (size_t k = left; k > 0; --k) {
-        std::string cut = FirstTokens(texts[best], k);
-        const size_t c = words_(cut);
-        if (c <= left && c > 0) {
-          used += c;
-          chosen.push_back({best, c, c < cost[best], std::move(cut)});
-          break;
-        }
-      }
-    }
-  }
-  return chosen;
+  return GreedySelection(options_, words_, tokens_, texts, weights, embeddings, budget, gram)
+      .Run(fragments);
 }
 
 std::string JoinSelected(const std::vector<Selected>& selected) {

@@ -372,8 +372,8 @@ const icu::Normalizer2& Nfkc() {
     UErrorCode status = U_ZERO_ERROR;
     const icu::Normalizer2* n = icu::Normalizer2::getNFKCInstance(status);
     if (U_FAILURE(status)) {
-      throw std::runtime_error(std::string("revsum text: cannot load ICU NFKC data: ") +
-                               u_errorName(status));
+      throw TextError(std::string("revsum text: cannot load ICU NFKC data: ") +
+                      u_errorName(status));
     }
     return n;
   }();
@@ -405,8 +405,8 @@ Spans NormalizeNfkc(const Spans& in) {
       UErrorCode status = U_ZERO_ERROR;
       const icu::UnicodeString normalized = nfkc.normalize(chunk, status);
       if (U_FAILURE(status)) {
-        throw std::runtime_error(std::string("revsum text: NFKC normalisation failed: ") +
-                                 u_errorName(status));
+        throw TextError(std::string("revsum text: NFKC normalisation failed: ") +
+                        u_errorName(status));
       }
       for (int32_t k = 0; k < normalized.length();) {
         const UChar32 d = normalized.char32At(k);

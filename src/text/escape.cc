@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include <unicode/uchar.h>
-#include <unicode/utf8.h>
 
+#include "revsum/utf8.h"
 #include "utf.h"
 
 namespace revsum {
@@ -35,15 +35,12 @@ bool IsControl(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
 // Calls on_valid(code point, bytes) or on_invalid(bytes of one maximal invalid subpart) in order.
 template <typename Valid, typename Invalid>
 void ForEachCodePoint(std::string_view s, Valid on_valid, Invalid on_invalid) {
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const int32_t length = static_cast<int32_t>(s.size());
-  int32_t i = 0;
-  while (i < length) {
-    const int32_t start = i;
-    UChar32 c;
-    U8_NEXT(p, i, length, c);  // c < 0 on error; i is past the maximal invalid subpart
-    const std::string_view bytes =
-        s.substr(static_cast<size_t>(start), static_cast<size_t>(i - start));
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t start = i;
+    const int32_t c =
+        NextCodePoint(s, &i);  // c < 0 on error; i is past the maximal invalid subpart
+    const std::string_view bytes = s.substr(start, i - start);
     if (c < 0) {
       on_invalid(bytes);
     } else {

@@ -193,7 +193,7 @@ void ParseFragmentLexicon(std::string_view text, std::string_view source,
     if (line.empty() || line.front() == '#') continue;
     const std::string where = std::string(source) + ":" + std::to_string(line_number) + ": ";
     if (line.front() == '[') {
-      if (line.back() != ']') throw std::runtime_error(where + "section header without ']'");
+      if (line.back() != ']') throw TextError(where + "section header without ']'");
       const std::string_view name = line.substr(1, line.size() - 2);
       const std::pair<std::string_view, std::vector<std::string>*> sections[] = {
           {"noise", &lexicon->noise},
@@ -214,10 +214,10 @@ void ParseFragmentLexicon(std::string_view text, std::string_view source,
       for (const auto& [n, list] : sections) {
         if (n == name) section = list;
       }
-      if (!section) throw std::runtime_error(where + "unknown section [" + std::string(name) + "]");
+      if (!section) throw TextError(where + "unknown section [" + std::string(name) + "]");
       continue;
     }
-    if (!section) throw std::runtime_error(where + "entry before any [section]");
+    if (!section) throw TextError(where + "entry before any [section]");
     section->emplace_back(line);
   }
 }

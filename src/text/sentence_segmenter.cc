@@ -44,8 +44,8 @@ std::unique_ptr<icu::BreakIterator> CloneSentencePrototype() {
     UErrorCode status = U_ZERO_ERROR;
     prototype.reset(icu::BreakIterator::createSentenceInstance(icu::Locale::getRoot(), status));
     if (U_FAILURE(status) || !prototype) {
-      throw std::runtime_error(std::string("revsum text: cannot create ICU sentence iterator: ") +
-                               u_errorName(status) + " (is the ICU data library installed?)");
+      throw TextError(std::string("revsum text: cannot create ICU sentence iterator: ") +
+                      u_errorName(status) + " (is the ICU data library installed?)");
     }
   }
   return std::unique_ptr<icu::BreakIterator>(prototype->clone());

@@ -1,6 +1,6 @@
 #include "utf.h"
 
-#include <unicode/utf8.h>
+#include "revsum/utf8.h"
 
 namespace revsum::text_internal {
 
@@ -8,16 +8,14 @@ std::u32string DecodeUtf8(std::string_view bytes) {
   std::u32string out;
   out.reserve(bytes.size());
   const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
-  const int32_t length = static_cast<int32_t>(bytes.size());
-  int32_t i = 0;
-  while (i < length) {
+  size_t i = 0;
+  while (i < bytes.size()) {
     if (s[i] < 0x80) {  // ASCII fast path
       out.push_back(s[i++]);
       continue;
     }
-    UChar32 c;
-    U8_NEXT_OR_FFFD(s, i, length, c);  // advances past one maximal invalid subpart on error
-    out.push_back(static_cast<char32_t>(c));
+    const int32_t c = NextCodePoint(bytes, &i);  // past one maximal invalid subpart on error
+    out.push_back(c < 0 ? char32_t{0xFFFD} : static_cast<char32_t>(c));
   }
   return out;
 }

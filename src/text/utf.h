@@ -1,4 +1,5 @@
 // UTF-8 <-> code point helpers shared by the text stage (internal; not part of the public API).
+// DecodeUtf8 decodes with NextCodePoint (revsum/utf8.h), the one decoder of every stage.
 #pragma once
 
 #include <string>

@@ -27,8 +27,8 @@ std::unique_ptr<icu::BreakIterator> CloneWordPrototype() {
     UErrorCode status = U_ZERO_ERROR;
     prototype.reset(icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
     if (U_FAILURE(status) || !prototype) {
-      throw std::runtime_error(std::string("revsum text: cannot create ICU word iterator: ") +
-                               u_errorName(status) + " (is the ICU data library installed?)");
+      throw TextError(std::string("revsum text: cannot create ICU word iterator: ") +
+                      u_errorName(status) + " (is the ICU data library installed?)");
     }
   }
   return std::unique_ptr<icu::BreakIterator>(prototype->clone());
@@ -39,8 +39,8 @@ const icu::Normalizer2& NfkcCasefold() {
     UErrorCode status = U_ZERO_ERROR;
     const icu::Normalizer2* n = icu::Normalizer2::getNFKCCasefoldInstance(status);
     if (U_FAILURE(status)) {
-      throw std::runtime_error(std::string("revsum text: cannot load ICU NFKC_Casefold data: ") +
-                               u_errorName(status));
+      throw TextError(std::string("revsum text: cannot load ICU NFKC_Casefold data: ") +
+                      u_errorName(status));
     }
     return n;
   }();
@@ -159,8 +159,7 @@ std::vector<std::string> WordSegmenter::IcuWords(std::string_view text) {
   UErrorCode status = U_ZERO_ERROR;
   const icu::UnicodeString folded = NfkcCasefold().normalize(input, status);
   if (U_FAILURE(status)) {
-    throw std::runtime_error(std::string("revsum text: NFKC_Casefold failed: ") +
-                             u_errorName(status));
+    throw TextError(std::string("revsum text: NFKC_Casefold failed: ") + u_errorName(status));
   }
   breaker_->setText(folded);
   int32_t start = breaker_->first();

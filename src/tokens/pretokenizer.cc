@@ -1,5 +1,7 @@
 #include "pretokenizer.h"
 
+#include "revsum/utf8.h"
+
 #include <atomic>
 #include <utility>
 
@@ -19,37 +21,14 @@ constexpr std::string_view kJsSpaceItems =
 std::atomic<uint64_t> next_pretokenizer_id{1};
 
 // Decodes one well-formed UTF-8 sequence at s[i] (Unicode 15.0, table 3-7: no overlongs, no
-// surrogates, nothing above U+10FFFF). Returns its length, or 0 when s[i] does not begin one.
+// surrogates, nothing above U+10FFFF). Returns its length, or 0 when s[i] does not begin one (the
+// caller handles the invalid bytes itself). NextCodePoint (utf8.h) is the decoder.
 inline size_t DecodeUtf8(std::string_view s, size_t i, char32_t* cp) {
-  auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
-  uint8_t b0 = byte(i);
-  if (b0 < 0x80) {
-    *cp = b0;
-    return 1;
-  }
-  size_t left = s.size() - i;
-  auto cont = [&](size_t k) { return (byte(i + k) & 0xC0) == 0x80; };
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    if (left < 2 || !cont(1)) return 0;
-    *cp = (char32_t(b0 & 0x1F) << 6) | (byte(i + 1) & 0x3F);
-    return 2;
-  }
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (left < 3 || !cont(1) || !cont(2)) return 0;
-    uint8_t b1 = byte(i + 1);
-    if ((b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 > 0x9F)) return 0;
-    *cp = (char32_t(b0 & 0x0F) << 12) | (char32_t(b1 & 0x3F) << 6) | (byte(i + 2) & 0x3F);
-    return 3;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (left < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
-    uint8_t b1 = byte(i + 1);
-    if ((b0 == 0xF0 && b1 < 0x90) || (b0 == 0xF4 && b1 > 0x8F)) return 0;
-    *cp = (char32_t(b0 & 0x07) << 18) | (char32_t(b1 & 0x3F) << 12) |
-          (char32_t(byte(i + 2) & 0x3F) << 6) | (byte(i + 3) & 0x3F);
-    return 4;
-  }
-  return 0;
+  size_t next = i;
+  const int32_t c = NextCodePoint(s, &next);
+  if (c < 0) return 0;
+  *cp = static_cast<char32_t>(c);
+  return next - i;
 }
 
 // The UTF-8 length of the code point whose UTF-16 form starts with unit u.
