@@ -13,8 +13,9 @@
 //   PointsError (points.h) a polarity word list is malformed
 //   RunError (run.h)      a run cannot start or has nothing to summarise
 //   ExportError (export.h) nothing to export as asked (no run, summaries, points or product)
+//   ReportError (report.h) the report page cannot be made as asked (no such product or run)
 // A refused thread (StartThreads, parallel.h) and the CLI's own failures (an output file that
-// cannot be written, report's checks) are a plain Error.
+// cannot be written, report_main's checks) are a plain Error.
 // Bad command-line values are std::invalid_argument; bugs are std::logic_error (argument checks
 // of internal APIs are std::invalid_argument, a logic_error): callers catch std::invalid_argument
 // to name the flag (common.cc, export_main.cc, eval_main.cc), so these stay as they are.

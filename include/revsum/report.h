@@ -76,9 +76,14 @@ struct ReportSummary {
   size_t bytes = 0;              // size of the page
 };
 
+class ReportError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Writes the page for `store` to `out`. Reads only (the store may be opened read-only). Throws
-// std::runtime_error naming the product or run when a requested product is not in the store or
-// the run does not exist; StoreError on SQLite errors.
+// ReportError naming the product or run when a requested product is not in the store or the run
+// does not exist, or when the page cannot be written; StoreError on SQLite errors.
 ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std::ostream& out);
 
 // `utf8` as a JSON string literal that is safe inside an HTML <script> element: JsonQuote's

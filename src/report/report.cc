@@ -111,7 +111,7 @@ std::vector<std::pair<std::string, int64_t>> ChooseProducts(ReportReader& db,
   std::vector<std::pair<std::string, int64_t>> out;
   for (const std::string& key : options.products) {
     const std::optional<int64_t> n = db.ProductReviewCount(key);
-    if (!n) throw std::runtime_error("report: no product \"" + key + "\" in the store");
+    if (!n) throw ReportError("report: no product \"" + key + "\" in the store");
     out.emplace_back(key, *n);
   }
   *omitted = 0;
@@ -564,8 +564,7 @@ ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std:
   if (options.run_id) {
     chosen_run = store.runs().GetRun(*options.run_id);
     if (!chosen_run) {
-      throw std::runtime_error("report: no run " + std::to_string(*options.run_id) +
-                               " in the store");
+      throw ReportError("report: no run " + std::to_string(*options.run_id) + " in the store");
     }
   }
   const std::optional<RunInfo> latest_product_run = store.runs().LatestRun("product");
@@ -615,7 +614,7 @@ ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std:
   o += report_internal::kPageScript;
   o += "</script></body></html>\n";
   out << o;
-  if (!out) throw std::runtime_error("report: writing the page failed");
+  if (!out) throw ReportError("report: writing the page failed");
   summary.bytes = o.size();
   return summary;
 }

@@ -20,29 +20,21 @@
 #include <vector>
 
 #include "revsum/store.h"
+#include "revsum/utf8.h"
 
 namespace revsum {
 namespace {
 
-// Decodes one UTF-8 sequence at s[i]; returns its length (1 for an invalid byte, cp = U+FFFD).
+// The code point at s[i] (NextCodePoint, utf8.h) and its length; an invalid byte is one U+FFFD.
 size_t Decode(std::string_view s, size_t i, char32_t* cp) {
-  auto b = static_cast<unsigned char>(s[i]);
-  size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-  if (len == 0 || i + len > s.size()) {
+  size_t next = i;
+  const int32_t c = NextCodePoint(s, &next);
+  if (c < 0) {
     *cp = 0xFFFD;
     return 1;
   }
-  char32_t c = len == 1 ? b : b & (0x7F >> len);
-  for (size_t k = 1; k < len; ++k) {
-    auto cb = static_cast<unsigned char>(s[i + k]);
-    if ((cb & 0xC0) != 0x80) {
-      *cp = 0xFFFD;
-      return 1;
-    }
-    c = (c << 6) | (cb & 0x3F);
-  }
-  *cp = c;
-  return len;
+  *cp = static_cast<char32_t>(c);
+  return next - i;
 }
 
 // Scripts written without spaces between words: Han, kana, hangul syllables.

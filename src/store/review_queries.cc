@@ -108,7 +108,7 @@ std::optional<StoredReview> ReviewQueries::GetReview(int64_t review_id) {
 }
 
 std::vector<std::pair<int64_t, std::string>> ReviewQueries::FindCitations(const std::string& text,
-                                                                         size_t limit) {
+                                                                          size_t limit) {
   c_.Flush();
   std::vector<std::pair<int64_t, std::string>> out;
   Statement exact(c_.db(),
@@ -161,7 +161,7 @@ int64_t ReviewQueries::MaxReviewId() {
 }
 
 std::vector<StoredReview> ReviewQueries::GetProductReviews(const std::string& product,
-                                                          int64_t up_to) {
+                                                           int64_t up_to) {
   c_.Flush();
   std::vector<StoredReview> out;
   std::unordered_map<int64_t, size_t> position;

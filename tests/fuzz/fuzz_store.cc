@@ -28,6 +28,7 @@
 
 #include "fuzz_support.h"
 #include "revsum/store.h"
+#include "revsum/utf8.h"
 
 namespace {
 
@@ -79,19 +80,14 @@ bool IsCjk(char32_t c) {
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x2FA1F);
 }
 
-// Length of a well-formed UTF-8 sequence at s[i] and its code point; 0 when it is not one.
+// Length of a well-formed UTF-8 sequence at s[i] and its code point (NextCodePoint, as the index
+// reads it); 0 when it is not one.
 size_t DecodeAt(std::string_view s, size_t i, char32_t* cp) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-  if (len == 0 || i + len > s.size()) return 0;
-  char32_t c = len == 1 ? b : b & (0x7F >> len);
-  for (size_t k = 1; k < len; ++k) {
-    const auto cb = static_cast<unsigned char>(s[i + k]);
-    if ((cb & 0xC0) != 0x80) return 0;
-    c = (c << 6) | (cb & 0x3F);
-  }
-  *cp = c;
-  return len;
+  size_t next = i;
+  const int32_t c = revsum::NextCodePoint(s, &next);
+  if (c < 0) return 0;
+  *cp = static_cast<char32_t>(c);
+  return next - i;
 }
 
 // `s` as (piece, is one CJK character) pieces: each CJK character alone, every other byte alone.
