@@ -26,25 +26,30 @@ else
   input=$work/hotels.jsonl
 fi
 
-sentences=0
-stage() {  # LABEL COMMAND...: one row "| label | wall | cpu | rss | sentences/s |"
-  local label=$1
-  shift
+measure() {  # COMMAND...: runs it, leaving "wall user sys rss_kb" in $work/time
   /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || {
     cat "$work/err" >&2
     exit 1
   }
+}
+row() {  # LABEL: one row "| label | wall | cpu | rss | sentences/s |" of the last measure
   read -r wall user sys rss <"$work/time"
-  printf '| %s | %.1f s | %.1f s | %d MB | %s |\n' "$label" "$wall" "$(echo "$user + $sys" | bc)" \
+  printf '| %s | %.1f s | %.1f s | %d MB | %s |\n' "$1" "$wall" "$(echo "$user + $sys" | bc)" \
     $((rss / 1024)) "$(echo "scale=0; $sentences / $wall" | bc 2>/dev/null || echo -)"
+}
+stage() {  # LABEL COMMAND...
+  local label=$1
+  shift
+  measure "$@"
+  row "$label"
 }
 
 echo "bench/tripadvisor.sh: $n reviews, --threads $threads, $(nproc) CPUs"
 echo "| stage | wall | CPU | peak RSS | sentences/s |"
 echo "|---|---:|---:|---:|---:|"
-sentences=$( { [ "$n" = all ] && zcat "$input" || cat "$input"; } | wc -l)  # reviews, until ingested
-stage ingest "$revsum" ingest -q "$input" --product-field hotel_id --db "$work/a.db"
+measure "$revsum" ingest -q "$input" --product-field hotel_id --db "$work/a.db"
 sentences=$(sqlite3 "$work/a.db" "SELECT count(*) FROM sentences")
+row ingest
 cp "$work/a.db" "$work/b.db"
 stage train "$revsum" train --db "$work/a.db"
 stage "summarize (default)" "$revsum" summarize -q --threads "$threads" --db "$work/a.db"
