@@ -1,15 +1,9 @@
 #include "revsum/merge.h"
 
-#include <sqlite3.h>
-
 #include <sys/stat.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <string>
-#include <unordered_map>
-#include <vector>
 
 namespace revsum {
 
