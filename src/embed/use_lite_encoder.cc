@@ -10,8 +10,10 @@
 
 // GCC 12 reports a false -W(maybe-)uninitialized inside its own AVX-512 intrinsics headers
 // (_mm512_undefined_ps) when Eigen's vectorised exp() is inlined with -march=native.
+#if !defined(__clang__)  // clang has neither false positive (nor the first flag)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,10 @@
 // GCC 12 reports false "maybe-uninitialized" warnings inside Eigen's AVX-512 GEMM kernels
 // (-march=native builds), as in src/score/attention.cc (and "uninitialized" in the sparse
 // products, as in src/embed/use_lite_encoder.cc).
+#if !defined(__clang__)  // clang has neither false positive (nor the first flag)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
