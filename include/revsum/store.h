@@ -403,8 +403,10 @@ class PointStore {
   // finished run that has points for it (as LatestPoints); ordered by product.
   std::vector<std::pair<std::string, int64_t>> PointRuns(std::optional<int64_t> run_id = {});
   // The points of `product` in run `run_id` (finished or not), ordered by idx, with their members
-  // (the evidence) — what export reads; LatestPoints names the run of each product.
-  std::vector<StoredPoint> RunPoints(int64_t run_id, const std::string& product);
+  // (the evidence) — what export reads; LatestPoints names the run of each product. Without
+  // `with_members` the members are not read (the report page reads a bounded few per point).
+  std::vector<StoredPoint> RunPoints(int64_t run_id, const std::string& product,
+                                     bool with_members = true);
 
  private:
   store_internal::Connection& c_;
@@ -463,8 +465,6 @@ class ReportReader {
   // The latest finished run that has points for `product` (as view product_points picks it,
   // without the view's window over every product's points); 0 when none has.
   int64_t LatestPointsRun(const std::string& product);
-  // The points of `product` in run `run_id`, ordered by idx, without members or citations.
-  std::vector<StoredPoint> Points(int64_t run_id, const std::string& product);
   // How many members a point has.
   int64_t MemberCount(int64_t point_id);
   // A point's member sentences inside their reviews: the representative sentence first, then by

@@ -157,10 +157,11 @@ int64_t PointsRun(ReportReader& db, const ReportOptions& options, const std::str
   return options.run_id ? *options.run_id : db.LatestPointsRun(product);
 }
 
-void ReadPoints(ReportReader& db, const ReportOptions& options, ProductView& p) {
+void ReadPoints(ReportReader& db, PointStore& points, const ReportOptions& options,
+                ProductView& p) {
   const int64_t run_id = PointsRun(db, options, p.key);
   if (run_id == 0) return;
-  for (StoredPoint& point : db.Points(run_id, p.key)) {
+  for (StoredPoint& point : points.RunPoints(run_id, p.key, /*with_members=*/false)) {
     PointView v;
     v.id = point.id;
     v.idx = point.idx;
@@ -575,7 +576,7 @@ ReportSummary WriteReport(ReviewStore& store, const ReportOptions& options, std:
     p.key = key;
     p.reviews = reviews;
     ReadRatings(db, p);
-    ReadPoints(db, options, p);
+    ReadPoints(db, store.points(), options, p);
     if (chosen_run) {
       p.run = chosen_run;
     } else if (const int64_t run = PointsRun(db, options, key); run != 0) {

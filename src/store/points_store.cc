@@ -127,7 +127,8 @@ std::vector<std::pair<std::string, int64_t>> PointStore::PointRuns(std::optional
   return out;
 }
 
-std::vector<StoredPoint> PointStore::RunPoints(int64_t run_id, const std::string& product) {
+std::vector<StoredPoint> PointStore::RunPoints(int64_t run_id, const std::string& product,
+                                               bool with_members) {
   c_.Flush();
   Statement q(c_.db(),
               "SELECT pt.id, pt.run_id, pt.product, pt.idx, pt.text, pt.sentence_id, pt.review, "
@@ -139,6 +140,7 @@ std::vector<StoredPoint> PointStore::RunPoints(int64_t run_id, const std::string
   while (q.Step()) {
     out.push_back(ReadPointRow(q));
   }
+  if (!with_members) return out;
   Statement m(c_.db(),
               "SELECT sentence_id, review_id, similarity FROM point_members WHERE point_id = ?1 "
               "ORDER BY similarity DESC, sentence_id");

@@ -70,32 +70,6 @@ int64_t ReportReader::LatestPointsRun(const std::string& product) {
   return run;
 }
 
-std::vector<StoredPoint> ReportReader::Points(int64_t run_id, const std::string& product) {
-  Statement q(c_.db(),
-              "SELECT id, idx, text, sentence_id, review, polarity, support, share, "
-              "coalesce(aspect, ''), weight FROM points WHERE run_id = ?1 AND product = ?2 "
-              "ORDER BY idx");
-  q.Bind(1, run_id).Bind(2, product);
-  std::vector<StoredPoint> out;
-  while (q.Step()) {
-    StoredPoint v;
-    v.id = q.Int(0);
-    v.run_id = run_id;
-    v.product = product;
-    v.idx = q.Int(1);
-    v.text = q.Text(2);
-    v.sentence_id = q.Int(3);
-    v.review_id = q.Int(4);
-    v.polarity = q.Text(5);
-    v.support = q.Int(6);
-    v.share = q.Double(7);
-    v.aspect = q.Text(8);
-    v.weight = q.Double(9);
-    out.push_back(std::move(v));
-  }
-  return out;
-}
-
 int64_t ReportReader::MemberCount(int64_t point_id) {
   Statement count(c_.db(), "SELECT count(*) FROM point_members WHERE point_id = ?1");
   count.Bind(1, point_id);
