@@ -67,11 +67,14 @@ class SharedUseLite {
   // The model, loaded by the first caller (others wait). Throws UseLiteError when its files are
   // missing or damaged; a later call tries again.
   Embedder& Get();
+  // The threads each Embed call uses (UseLiteOptions::threads), whether loaded yet or not: a run
+  // with several workers gives each call one. Call before threads share the model.
+  void SetThreads(int threads);
 
  private:
   UseLiteOptions options_;
   std::mutex mu_;
-  std::unique_ptr<Embedder> model_;
+  std::unique_ptr<UseLiteEmbedder> model_;
 };
 
 // Hands out the embedder for a scope, loading USE-lite on first use. Not thread-safe: one pool per
@@ -134,6 +137,13 @@ inline constexpr size_t kSummarizeMemoryBudget = size_t{384} << 20;
 
 inline constexpr int kMaxRunThreads = 1024;
 
+// The models a run reads before it starts, read once: CheckRunNeeds loads them, the run takes them
+// through RunOptions::models.
+struct RunModels {
+  std::shared_ptr<SharedUseLite> use_lite;  // made with RunOptions::use_lite
+  std::shared_ptr<TokenCounter> tokens;     // RunOptions::tokenizer's
+};
+
 struct RunOptions {
   // Which scopes to summarise.
   bool review_scope = false;
@@ -149,6 +159,10 @@ struct RunOptions {
   // USE-lite's options. Summarising runs the encoder in int8 by default (UseLitePrecision): about
   // 1.6x faster end to end, dev ROUGE within noise of float32 (docs/performance.md).
   UseLiteOptions use_lite = Int8UseLite();
+  // The models of these options when they are already at hand (CheckRunNeeds returns them,
+  // loaded and verified), so that the run does not read their files again; the run loads what
+  // is null.
+  RunModels models;
   // Tokenizer for token budgets ("300t") and token counts.
   Encoding tokenizer = Encoding::kO200kBase;
   // Budget, scorer, selector and seeds (summarize.h). The budget applies to each summary.
@@ -211,8 +225,9 @@ std::string RunKey(const RunOptions& options);
 
 // Throws RunError or ModelsError naming what is missing (the tokenizer's vocabulary, the USE-lite
 // model files the embedder needs, the seed sentences) before any work is done, so `run` fails
-// before it touches the store.
-void CheckRunNeeds(const RunOptions& options);
+// before it touches the store. Returns what it loaded, for RunOptions::models (USE-lite is loaded
+// only when the embedder needs it), so that the run reads each model once.
+RunModels CheckRunNeeds(const RunOptions& options);
 
 // Summarises the chosen scopes and stores scores and summaries as one run, reading one snapshot
 // (the reviews stored when it starts), products in parallel, re-scoring only what changed since

@@ -120,6 +120,9 @@ class UseLiteEmbedder : public Embedder {
 
   // The threads Embed() uses (options.threads resolved).
   int threads() const;
+  // Changes them (as UseLiteOptions::threads: 0 = one per hardware thread); results do not depend
+  // on it. Not thread-safe: call before the model is shared by threads.
+  void set_threads(int threads);
 
  private:
   struct Impl;

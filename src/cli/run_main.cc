@@ -33,7 +33,7 @@ Runner Setup(CLI::App& sub) {
     RunOptions options = ResolveRunOptions(args->flags);
     const IngestShard shard = args->shard.empty() ? IngestShard{} : ParseShard(args->shard);
     CheckInputs(args->files, ResolveReadOptions(args->read));
-    CheckRunNeeds(options);
+    options.models = CheckRunNeeds(options);
     auto store = ReviewStore::Open(args->db);
     IngestCounts c =
         IngestAll(*store, args->files, args->read, args->flags.threads, args->quiet, shard);

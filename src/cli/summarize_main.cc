@@ -20,7 +20,7 @@ Runner Setup(CLI::App& sub) {
   sub.add_flag("-q,--quiet", args->quiet, "no progress or closing line");
   return [args] {
     RunOptions options = ResolveRunOptions(args->flags);
-    CheckRunNeeds(options);
+    options.models = CheckRunNeeds(options);
     auto store = ReviewStore::Open(args->db);
     SummarizeAndReport(*store, options, args->quiet);
     return kExitOk;

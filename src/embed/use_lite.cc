@@ -176,10 +176,9 @@ std::unique_ptr<UseLiteEmbedder> UseLiteEmbedder::Load(const UseLiteOptions& opt
   impl->tokenizer = std::make_unique<use_lite::Tokenizer>(impl->model.vocab);
   impl->encoder = std::make_unique<use_lite::Encoder>(impl->model.weights,
                                                       options.precision == UseLitePrecision::kInt8);
-  impl->threads = options.threads > 0
-                      ? std::min(options.threads, kMaxUseLiteThreads)
-                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  return std::unique_ptr<UseLiteEmbedder>(new UseLiteEmbedder(std::move(impl)));
+  std::unique_ptr<UseLiteEmbedder> loaded(new UseLiteEmbedder(std::move(impl)));
+  loaded->set_threads(options.threads);
+  return loaded;
 }
 
 std::string UseLiteEmbedder::name() const { return "use-lite"; }
@@ -190,6 +189,11 @@ std::string UseLiteEmbedder::model_hash() const {
 }
 
 int UseLiteEmbedder::threads() const { return impl_->threads; }
+
+void UseLiteEmbedder::set_threads(int threads) {
+  impl_->threads = threads > 0 ? std::min(threads, kMaxUseLiteThreads)
+                               : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 UseLiteCacheStats UseLiteEmbedder::cache_stats() const { return impl_->cache.Stats(); }
 

@@ -69,6 +69,12 @@ Embedder& SharedUseLite::Get() {
   return *model_;
 }
 
+void SharedUseLite::SetThreads(int threads) {
+  std::lock_guard lock(mu_);
+  options_.threads = threads;
+  if (model_) model_->set_threads(threads);
+}
+
 EmbedderPool::EmbedderPool(EmbedderChoice choice, UseLiteOptions use_lite)
     : EmbedderPool(choice, std::make_shared<SharedUseLite>(std::move(use_lite))) {}
 
@@ -403,13 +409,20 @@ class RunWriter {
 
 }  // namespace
 
-void CheckRunNeeds(const RunOptions& options) {
+RunModels CheckRunNeeds(const RunOptions& options) {
+  RunModels models;
   std::string error;
-  for (Encoding encoding : {Encoding::kO200kBase, options.tokenizer}) {
-    if (!TokenCounter::Load(encoding, &error)) throw RunError(error);
+  // o200k_base too: the export's prompt counts with it whatever the run's tokenizer.
+  if (options.tokenizer != Encoding::kO200kBase &&
+      !TokenCounter::Load(Encoding::kO200kBase, &error)) {
+    throw RunError(error);
   }
-  RunKey(options);                                               // reads the seed files
-  EmbedderPool(options.embedder, options.use_lite).ModelHash();  // loads the models it needs
+  models.tokens = TokenCounter::Load(options.tokenizer, &error);
+  if (!models.tokens) throw RunError(error);
+  RunKey(options);  // reads the seed files
+  models.use_lite = std::make_shared<SharedUseLite>(options.use_lite);
+  EmbedderPool(options.embedder, models.use_lite).ModelHash();  // loads the models it needs
+  return models;
 }
 
 namespace {
@@ -579,7 +592,12 @@ namespace {
 class StoreSummarizer {
  public:
   StoreSummarizer(ReviewStore& store, const RunOptions& options)
-      : store_(store), options_(options), summarize_(options.summarize) {}
+      : store_(store),
+        options_(options),
+        summarize_(options.summarize),
+        shared_use_lite_(options.models.use_lite
+                             ? options.models.use_lite
+                             : std::make_shared<SharedUseLite>(options.use_lite)) {}
 
   RunReport Run() {
     LoadScoringData();
@@ -626,7 +644,11 @@ class StoreSummarizer {
   // shard store and a merged store read a rating alike.
   void LoadScoringData() {
     std::string token_error;
-    tokens_ = TokenCounter::Load(options_.tokenizer, &token_error);
+    if (options_.models.tokens) {
+      tokens_ = options_.models.tokens;
+    } else {
+      tokens_ = TokenCounter::Load(options_.tokenizer, &token_error);
+    }
     if (summarize_.budget.unit == Budget::Unit::kTokens) {
       if (!tokens_) throw RunError(token_error);
       std::shared_ptr<TokenCounter> tokens = tokens_;
@@ -690,7 +712,7 @@ class StoreSummarizer {
     info_.key = RunKey(options_) + ";opinion=" + (opinion_ ? opinion_->hash : "none");
     info_.snapshot_review_id = snapshot_;
     {
-      EmbedderPool pool(options_.embedder, options_.use_lite);
+      EmbedderPool pool(options_.embedder, shared_use_lite_);
       info_.embedder = pool.Describe();
       info_.model_hash = pool.ModelHash();
     }
@@ -758,14 +780,13 @@ class StoreSummarizer {
                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     threads_ = std::min<int>(
         {threads_, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo_.size(), 1))});
-    UseLiteOptions use_lite = options_.use_lite;
-    if (threads_ > 1) use_lite.threads = 1;  // parallel over products, not inside one
+    // Parallel over products, not inside one.
+    shared_use_lite_->SetThreads(threads_ > 1 ? 1 : options_.use_lite.threads);
     jobs_.emplace(static_cast<size_t>(threads_));
     results_.emplace(static_cast<size_t>(threads_) * 2);
     reply_rule_ = !summarize_.selector.skip_fragments ? nullptr
                   : summarize_.selector.fragment_rule ? summarize_.selector.fragment_rule
                                                       : DefaultFragmentRule();
-    shared_use_lite_ = std::make_shared<SharedUseLite>(use_lite);
     StartThreads(
         &workers_, threads_, std::to_string(threads_) + " summarize threads",
         [this](int) { WorkerLoop(); },
