@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include "revsum/tokens.h"
+#include "support/paths.h"
 #include "support/query_db.h"
 #include "support/run_revsum.h"
 
@@ -25,7 +26,7 @@ using ::testing::Not;
 using testing::RunRevsum;
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 const std::string kCleanSamples = kSamples + "/en_reviews.jsonl " + kSamples +
                                   "/mixed_reviews.jsonl " + kSamples + "/zh_reviews.csv";
 

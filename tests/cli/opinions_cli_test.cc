@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include "support/paths.h"
 #include "support/run_revsum.h"
 #include "support/temp_dir.h"
 
@@ -15,7 +16,7 @@ using ::testing::HasSubstr;
 using testing::RunRevsum;
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 
 TEST(OpinionsCli, ScoresEachStdinLineWithSideModelWordListsAndEscapedText) {
   const auto r =

@@ -19,6 +19,7 @@
 
 #include "revsum/export.h"
 #include "revsum/tokens.h"
+#include "support/paths.h"
 #include "support/query_db.h"
 #include "support/run_revsum.h"
 
@@ -33,7 +34,7 @@ using testing::RunCommand;
 using testing::RunRevsum;
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 
 // One store for the whole suite: the samples ingested and summarised, plus one hostile review
 // whose product key and text carry terminal escape sequences.

@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/paths.h"
 #include "support/run_revsum.h"
 
 namespace revsum {
@@ -26,7 +27,7 @@ using ::testing::Not;
 using testing::RunRevsum;
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 
 // One summarised store and one ingested but never summarised, for the whole suite.
 class ReportCliTest : public ::testing::Test {

@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/paths.h"
 #include "support/query_db.h"
 #include "support/run_revsum.h"
 
@@ -25,7 +26,7 @@ using ::testing::Not;
 using testing::RunRevsum;
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 
 std::string QueryText(const std::string& db_path, const std::string& sql) {
   return testing::QueryOne<std::string>(db_path, sql, "");

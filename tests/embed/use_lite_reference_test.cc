@@ -13,13 +13,8 @@
 namespace revsum {
 namespace {
 
+using testing::MaxAbsError;
 using testing::ReadUseLiteRecords;
-
-double MaxAbsError(const Matrix& got, int64_t row, const std::vector<double>& want) {
-  double err = 0;
-  for (size_t j = 0; j < want.size(); ++j) err = std::max(err, std::abs(got(row, j) - want[j]));
-  return err;
-}
 
 TEST(UseLiteReference, GoldenTokenIds) {
   REVSUM_REQUIRE_SHARED(golden, "reference/use-lite/golden.jsonl");

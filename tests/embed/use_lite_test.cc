@@ -26,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using testing::MaxAbsError;
 using testing::ReadUseLiteRecords;
 using testing::UseLiteRecord;
 
@@ -37,12 +38,6 @@ std::vector<UseLiteRecord> EmbeddingFixtures() {
     if (!r.embedding.empty()) out.push_back(std::move(r));
   }
   return out;
-}
-
-double MaxAbsError(const Matrix& got, int64_t row, const std::vector<double>& want) {
-  double err = 0;
-  for (size_t j = 0; j < want.size(); ++j) err = std::max(err, std::abs(got(row, j) - want[j]));
-  return err;
 }
 
 bool SameBits(const Matrix& a, int64_t ra, const Matrix& b, int64_t rb) {

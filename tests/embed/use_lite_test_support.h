@@ -2,6 +2,8 @@
 // fixtures ({"text", "token_ids", "embedding"?} per line).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -13,6 +15,16 @@
 #include "revsum/use_lite.h"
 
 namespace revsum::testing {
+
+// The largest absolute difference between row `row` of `got` and `want`.
+inline double MaxAbsError(const Matrix& got, int64_t row, const std::vector<double>& want) {
+  double err = 0;
+  for (size_t j = 0; j < want.size(); ++j) {
+    err = std::max(err,
+                   std::abs(static_cast<double>(got(row, static_cast<Eigen::Index>(j))) - want[j]));
+  }
+  return err;
+}
 
 struct UseLiteRecord {
   std::string kind;  // "embedding" or "tokenizer" (our fixtures); "" in the shared reference

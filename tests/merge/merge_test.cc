@@ -19,6 +19,7 @@
 #include "revsum/export.h"
 #include "revsum/ingest.h"
 #include "revsum/run.h"
+#include "support/paths.h"
 #include "support/query_db.h"
 #include "support/temp_dir.h"
 
@@ -27,7 +28,7 @@ namespace {
 
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 
 // Rows of one query, one string per row (columns joined by '|').
 std::vector<std::string> Rows(ReviewStore& store, const std::string& sql) {

@@ -12,6 +12,7 @@
 #include "revsum/ingest.h"
 #include "revsum/points.h"
 #include "revsum/run.h"
+#include "support/paths.h"
 #include "support/query_db.h"
 #include "support/temp_dir.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 using testing::TempDir;
 
-const std::string kSamples = REVSUM_SAMPLES;
+using testing::kSamples;
 
 // Every summary and score of the store as one string, by natural keys (product keys, review and
 // sentence ids are the same in stores built from the same dumps in the same order).

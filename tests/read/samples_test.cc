@@ -8,6 +8,7 @@
 
 #include "read_test_support.h"
 #include "revsum/read.h"
+#include "support/paths.h"
 
 namespace revsum {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 using testing::ReadAll;
 using ::testing::StartsWith;
 
-std::string Sample(const std::string& name) { return std::string(REVSUM_SAMPLES) + "/" + name; }
+std::string Sample(const std::string& name) { return testing::kSamples + "/" + name; }
 
 TEST(Samples, EnglishAmazon2023DumpReadsCleanly) {
   auto result = ReadAll(Sample("en_reviews.jsonl"));

@@ -59,11 +59,9 @@ std::vector<size_t> Chosen(const BudgetedSelector& selector, const Scope& s, con
   return out;
 }
 
-size_t Words(std::string_view s) { return CountWhitespaceTokens(s); }
-
 TEST(RelativeSimilarityTest, SelectionDoesNotDependOnTheEmbeddersCosineOffset) {
   const Scope s = ClusteredScope(40, 11);
-  const BudgetedSelector selector(SelectorOptions{}, Words);
+  const BudgetedSelector selector(SelectorOptions{}, CountWhitespaceTokens);
   const std::vector<size_t> base = Chosen(selector, s, s.E);
   EXPECT_EQ(base.size(), 6u);  // 24 words / 4 words per sentence
   EXPECT_EQ(Chosen(selector, s, WithSharedComponent(s.E, 0.5f)), base);
@@ -73,7 +71,7 @@ TEST(RelativeSimilarityTest, RawCosinesStopEarlyWhenEveryPairLooksRelated) {
   const Scope s = ClusteredScope(40, 11);
   SelectorOptions raw;
   raw.relative_similarity = false;
-  const BudgetedSelector selector(raw, Words);
+  const BudgetedSelector selector(raw, CountWhitespaceTokens);
   // With cosines raised to >= 0.7, the MMR term outweighs every relevance but the top ones and
   // the budget is left unused.
   EXPECT_LT(Chosen(selector, s, WithSharedComponent(s.E, 0.7f)).size(),
