@@ -715,5 +715,52 @@ TEST(ComputePoints, AWideSpaceGivesThePointsOfTheSameDotProducts) {
   }
 }
 
+// A sparse embedding (hashed word features, as the lexical embedder's) is clustered from its sparse
+// rows; the same rows turned by an orthonormal map are dense and take the dense product. Both
+// must give the same points: 240 sentences (too many for the row space) on four topics of 120,
+// 60, 40 and 20, each row a column all share, its topic's and one of 59 others, 3 nonzeros in 64.
+TEST(ComputePoints, SparseRowsGiveThePointsOfTheirDenseTurn) {
+  constexpr Eigen::Index kRows = 240, kCols = 64;
+  std::vector<std::string> texts;
+  PointsInput in;
+  Matrix sparse = Matrix::Zero(kRows, kCols);
+  for (Eigen::Index i = 0; i < kRows; ++i) {
+    const Eigen::Index topic = i < 120 ? 0 : i < 180 ? 1 : i < 220 ? 2 : 3;
+    sparse(i, 0) = 0.8f;  // a word every sentence has: centring takes it off
+    sparse(i, 1 + topic) = 1.0f;
+    sparse(i, 5 + i % 59) = 0.5f;
+    texts.push_back("topic " + std::to_string(topic) + " note " + std::to_string(i));
+    in.review_of.push_back(static_cast<size_t>(i));
+  }
+  // Sylvester's Hadamard matrix of order 64, scaled to be orthonormal.
+  Matrix turn = Matrix::Constant(1, 1, 1.0f);
+  while (turn.rows() < kCols) {
+    const Eigen::Index h = turn.rows();
+    Matrix next(2 * h, 2 * h);
+    next << turn, turn, turn, -turn;
+    turn = next;
+  }
+  turn /= std::sqrt(static_cast<float>(kCols));
+  const Matrix dense = sparse * turn;
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(kRows, 1.0f / static_cast<float>(kRows));
+  in.texts = &texts;
+  in.review_count = static_cast<size_t>(kRows);
+  in.weights = &w;
+  const PointsOptions o;
+  in.embeddings = &sparse;
+  const std::vector<Point> a = ComputePoints(in, TestLexicon(), o);
+  in.embeddings = &dense;
+  const std::vector<Point> b = ComputePoints(in, TestLexicon(), o);
+  ASSERT_GE(a.size(), 3u);
+  EXPECT_EQ(a[0].support, 120u);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].text, b[k].text);
+    EXPECT_EQ(a[k].support, b[k].support);
+    ASSERT_EQ(a[k].members.size(), b[k].members.size());
+  }
+}
+
 }  // namespace
 }  // namespace revsum
