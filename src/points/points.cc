@@ -66,32 +66,32 @@ class SparseClusterSpace {
  public:
   // Empty when S (or its last `cols` columns) has more than one nonzero in kMaxDensity.
   static std::optional<SparseClusterSpace> Of(const Matrix& S, int cols, float centre) {
-    const Eigen::Index first = cols <= 0 || cols >= S.cols() ? 0 : S.cols() - cols;
-    const Eigen::Index width = S.cols() - first;
-    std::vector<Eigen::Triplet<float>> entries;
+    const Eigen::Index width = cols <= 0 || cols >= S.cols() ? S.cols() : cols;
+    const auto block = S.rightCols(width);
+    // Count first (a dense S gives up after about an eighth of its rows), then build.
+    Eigen::Index nonzeros = 0;
     for (Eigen::Index i = 0; i < S.rows(); ++i) {
-      const float norm = S.row(i).tail(width).norm();
+      nonzeros += (block.row(i).array() != 0.0f).count();
+      if (nonzeros * kMaxDensity > S.rows() * width) return {};
+    }
+    std::vector<Eigen::Triplet<float>> entries;
+    entries.reserve(static_cast<size_t>(nonzeros));
+    Eigen::RowVectorXf mean = Eigen::RowVectorXf::Zero(width);
+    Eigen::Index rows = 0;
+    for (Eigen::Index i = 0; i < S.rows(); ++i) {
+      const float norm = block.row(i).norm();
       if (norm == 0) continue;
       for (Eigen::Index j = 0; j < width; ++j) {
-        const float v = S(i, first + j);
-        if (v != 0) entries.emplace_back(i, j, v / norm);
+        if (block(i, j) == 0) continue;
+        entries.emplace_back(i, j, block(i, j) / norm);
+        mean(j) += block(i, j) / norm;
       }
-      if (static_cast<Eigen::Index>(entries.size()) * kMaxDensity > S.rows() * width) return {};
+      ++rows;
     }
     SparseClusterSpace out;
     out.centre_ = centre;
     out.U_.resize(S.rows(), width);
     out.U_.setFromTriplets(entries.begin(), entries.end());
-    out.nonzero_.assign(static_cast<size_t>(S.rows()), false);
-    Eigen::RowVectorXf mean = Eigen::RowVectorXf::Zero(width);
-    Eigen::Index rows = 0;
-    for (Eigen::Index i = 0; i < out.U_.rows(); ++i) {
-      for (Eigen::SparseMatrix<float, Eigen::RowMajor>::InnerIterator it(out.U_, i); it; ++it) {
-        mean(it.col()) += it.value();
-        out.nonzero_[static_cast<size_t>(i)] = true;
-      }
-      rows += out.nonzero_[static_cast<size_t>(i)];
-    }
     if (rows > 0) mean /= static_cast<float>(rows);
     out.um_ = out.U_ * mean.transpose();
     out.mm_ = mean.squaredNorm();
@@ -119,7 +119,8 @@ class SparseClusterSpace {
       const size_t row = rows[static_cast<size_t>(r)];
       a(r) = um_(static_cast<Eigen::Index>(row));
       const float norm2 = 1.0f - 2.0f * c * a(r) + c * c * mm_;
-      inv(r) = nonzero_[row] && norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
+      const bool nonzero = U_.outerIndexPtr()[row + 1] > U_.outerIndexPtr()[row];
+      inv(r) = nonzero && norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
     }
     for (Eigen::Index i = 0; i < k; ++i) {
       for (Eigen::Index j = 0; j < k; ++j) {
@@ -131,8 +132,7 @@ class SparseClusterSpace {
 
  private:
   static constexpr Eigen::Index kMaxDensity = 8;
-  Eigen::SparseMatrix<float, Eigen::RowMajor> U_;
-  std::vector<bool> nonzero_;
+  Eigen::SparseMatrix<float, Eigen::RowMajor> U_;  // compressed (setFromTriplets)
   Eigen::VectorXf um_;
   float mm_ = 0, centre_ = 0;
 };
