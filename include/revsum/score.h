@@ -58,7 +58,11 @@
 // 60 of 4,096) are multiplied as sparse matrices (Eigen SparseCore) in the heads, the Gram matrix,
 // blocked consensus and PairCosineStats: each dot product sums its non-zero terms in column
 // order, so the weights can differ from the dense kernels' in the last bits (which themselves
-// depend on the CPU's cache sizes), not in what is selected (docs/performance.md).
+// depend on the CPU's cache sizes), not in what is selected (docs/performance.md). Combined rows
+// (combined.h: such a lexical part beside USE-lite's dense 512) are split by column: the columns
+// where at most a quarter of the scope's rows are non-zero are multiplied as sparse matrices, the
+// others as a dense block, and the two products added, so a combined product costs about what its
+// 512 dense columns cost, not all 4,608.
 #pragma once
 
 #include <string>

@@ -44,27 +44,106 @@ Eigen::VectorXf Normalised(const Eigen::VectorXf& v) {
   return v / norm;
 }
 
-// A scope's rows as a row-major sparse matrix, when at most kSparseShare of the entries are
-// non-zero: the lexical embedder's hashed TF-IDF rows hold about 60 of 4,096, so the heads' dot
-// products and the Gram matrix cost a small fraction of the dense ones. Each product then sums its
-// non-zero terms in column order; the dense kernels sum in SIMD blocks whose size depends on the
-// CPU's caches, so the two paths can differ in the last bits (not in what they select).
-using SparseRows = Eigen::SparseMatrix<float, Eigen::RowMajor, Eigen::Index>;
-constexpr double kSparseShare = 1.0 / 16;
+// The products the scorer takes of a scope's rows S (n x d): S v, and dot products of some rows
+// with all rows (consensus votes, the Gram matrix, pair statistics). Rows come in three kinds:
+//   sparse  the lexical embedder's hashed TF-IDF: about 60 of 4,096 entries non-zero;
+//   split   combined rows (combined.h): such a lexical part beside USE-lite's dense 512;
+//   dense   anything else (USE-lite alone).
+// Sparse rows, and the sparse columns of split rows, are multiplied as sparse matrices (Eigen
+// SparseCore); the dense columns of split rows as a dense block. A combined hotel's consensus then
+// costs its 512 dense columns' product instead of all 4,608 columns' (that product was 37 % of a
+// default summarise of hotel reviews, `perf`). A sparse or split product sums the same terms in
+// another order than the dense kernels (whose order depends on the CPU's cache sizes), so the
+// weights can differ in the last bits, not in what is selected.
+class RowProducts {
+ public:
+  explicit RowProducts(const Matrix& S);
 
-std::optional<SparseRows> SparseView(const Matrix& S) {
-  if (S.size() == 0) return std::nullopt;
-  const auto limit = static_cast<Eigen::Index>(kSparseShare * static_cast<double>(S.size()));
-  SparseRows sparse(S.rows(), S.cols());
-  Eigen::Index stored = 0;
-  // One pass in storage order, skipping 16 zero floats at a time (Eigen's sparseView() checks and
-  // inserts entry by entry and took a tenth of a lexical run).
-  constexpr Eigen::Index kChunk = 16;
-  for (Eigen::Index i = 0; i < S.rows(); ++i) {
-    sparse.startVec(i);
+  // S v.
+  Eigen::VectorXf Times(const Eigen::VectorXf& v) const;
+  // The count x n dot products of rows rows[0..count) with every row, divided by `divisor`
+  // (row-major: a row's products are contiguous).
+  Matrix RowsWithAll(const Eigen::Index* rows, Eigen::Index count, float divisor) const;
+  // The m x m Gram matrix of the m rows `rows`.
+  Matrix RowsGram(const std::vector<Eigen::Index>& rows) const;
+  // S S^T.
+  Matrix Gram() const;
+
+ private:
+  using SparseRows = Eigen::SparseMatrix<float, Eigen::RowMajor, Eigen::Index>;
+  // Sparse rows hold at most this share of non-zero entries (of the sparse columns, for split
+  // rows): the sparse products then cost a small fraction of the dense ones.
+  static constexpr double kSparseShare = 1.0 / 16;
+  // A column is dense when more than this share of the rows are non-zero in it. Split only scopes
+  // of at least kMinSplitRows rows (in fewer, the count says little and the product is cheap)
+  // whose dense columns are at most a quarter of all.
+  static constexpr double kDenseColumnShare = 1.0 / 4;
+  static constexpr Eigen::Index kMinSplitRows = 64;
+
+  // Builds sparse_ from the columns that dense_column_ does not mark (all, when it is empty).
+  void BuildSparse(Eigen::Index reserve);
+  // Rows rows[0..count) of sparse_, in that order.
+  SparseRows PickSparseRows(const Eigen::Index* rows, Eigen::Index count) const;
+  // Rows rows[0..count) of `from`, in that order.
+  static Matrix PickDenseRows(const Matrix& from, const Eigen::Index* rows, Eigen::Index count);
+
+  const Matrix& S_;
+  std::optional<SparseRows> sparse_;  // sparse and split rows: the sparse columns
+  std::vector<char> dense_column_;    // split rows: 1 for a dense column
+  std::vector<Eigen::Index> dense_columns_;
+  Matrix dense_;  // split rows: the dense columns, n x dense_columns_.size()
+};
+
+RowProducts::RowProducts(const Matrix& S) : S_(S) {
+  const Eigen::Index n = S.rows(), d = S.cols();
+  if (S.size() == 0) return;
+  // Non-zero entries per column, in one pass in storage order (-0 counts as zero).
+  std::vector<int32_t> nonzero(static_cast<size_t>(d), 0);
+  for (Eigen::Index i = 0; i < n; ++i) {
     const float* row = S.row(i).data();
-    for (Eigen::Index j0 = 0; j0 < S.cols(); j0 += kChunk) {
-      const Eigen::Index j1 = std::min(S.cols(), j0 + kChunk);
+    for (Eigen::Index j = 0; j < d; ++j) nonzero[j] += row[j] != 0.f;
+  }
+  Eigen::Index total = 0;
+  for (const int32_t c : nonzero) total += c;
+  if (total <= static_cast<Eigen::Index>(kSparseShare * static_cast<double>(S.size()))) {
+    BuildSparse(total);
+    return;
+  }
+  if (n < kMinSplitRows) return;
+  dense_column_.assign(static_cast<size_t>(d), 0);
+  Eigen::Index in_sparse = 0;
+  for (Eigen::Index j = 0; j < d; ++j) {
+    if (nonzero[j] > kDenseColumnShare * static_cast<double>(n)) {
+      dense_column_[j] = 1;
+      dense_columns_.push_back(j);
+    } else {
+      in_sparse += nonzero[j];
+    }
+  }
+  const auto k = static_cast<Eigen::Index>(dense_columns_.size());
+  if (k > d / 4 ||
+      in_sparse > static_cast<Eigen::Index>(kSparseShare * static_cast<double>(n * (d - k)))) {
+    dense_column_.clear();
+    dense_columns_.clear();
+    return;
+  }
+  dense_.resize(n, k);
+  for (Eigen::Index c = 0; c < k; ++c) dense_.col(c) = S.col(dense_columns_[c]);
+  BuildSparse(in_sparse);
+}
+
+void RowProducts::BuildSparse(Eigen::Index reserve) {
+  sparse_.emplace(S_.rows(), S_.cols());
+  SparseRows& sparse = *sparse_;
+  sparse.reserve(reserve);
+  // Skips 16 zero floats at a time (Eigen's sparseView() checks and inserts entry by entry and took
+  // a tenth of a lexical run).
+  constexpr Eigen::Index kChunk = 16;
+  for (Eigen::Index i = 0; i < S_.rows(); ++i) {
+    sparse.startVec(i);
+    const float* row = S_.row(i).data();
+    for (Eigen::Index j0 = 0; j0 < S_.cols(); j0 += kChunk) {
+      const Eigen::Index j1 = std::min(S_.cols(), j0 + kChunk);
       if (j1 - j0 == kChunk) {
         // The bits of 16 floats OR-ed without their sign bits (so -0 counts as zero): integer
         // arithmetic the compiler vectorises, where a float compare per entry is scalar.
@@ -75,39 +154,80 @@ std::optional<SparseRows> SparseView(const Matrix& S) {
         if (any == 0) continue;
       }
       for (Eigen::Index j = j0; j < j1; ++j) {
-        if (row[j] == 0.f) continue;
-        if (++stored > limit) return std::nullopt;
+        if (row[j] == 0.f || (!dense_column_.empty() && dense_column_[j])) continue;
         sparse.insertBack(i, j) = row[j];
       }
     }
   }
   sparse.finalize();
-  return sparse;
 }
 
-// Rows rows[0..count) of `sparse`, in that order.
-SparseRows PickRows(const SparseRows& sparse, const Eigen::Index* rows, Eigen::Index count) {
-  SparseRows picked(count, sparse.cols());
+RowProducts::SparseRows RowProducts::PickSparseRows(const Eigen::Index* rows,
+                                                    Eigen::Index count) const {
+  SparseRows picked(count, sparse_->cols());
   for (Eigen::Index k = 0; k < count; ++k) {
     picked.startVec(k);
-    for (SparseRows::InnerIterator it(sparse, rows[k]); it; ++it)
+    for (SparseRows::InnerIterator it(*sparse_, rows[k]); it; ++it)
       picked.insertBack(k, it.col()) = it.value();
   }
   picked.finalize();
   return picked;
 }
 
-// The m x m Gram matrix of the m rows `rows` of S (sparse when S is).
-Matrix RowsGram(const Matrix& S, const std::optional<SparseRows>& sparse,
-                const std::vector<Eigen::Index>& rows) {
+Matrix RowProducts::PickDenseRows(const Matrix& from, const Eigen::Index* rows,
+                                  Eigen::Index count) {
+  Matrix picked(count, from.cols());
+  for (Eigen::Index k = 0; k < count; ++k) picked.row(k) = from.row(rows[k]);
+  return picked;
+}
+
+Eigen::VectorXf RowProducts::Times(const Eigen::VectorXf& v) const {
+  if (!sparse_) return S_ * v;
+  Eigen::VectorXf out = *sparse_ * v;
+  if (!dense_columns_.empty()) out.noalias() += dense_ * v(dense_columns_);
+  return out;
+}
+
+Matrix RowProducts::RowsWithAll(const Eigen::Index* rows, Eigen::Index count, float divisor) const {
+  Matrix out;
+  if (!sparse_) {
+    out.noalias() = (PickDenseRows(S_, rows, count) * S_.transpose()) / divisor;
+    return out;
+  }
+  out = PickSparseRows(rows, count) * sparse_->transpose();
+  if (!dense_columns_.empty())
+    out.noalias() += PickDenseRows(dense_, rows, count) * dense_.transpose();
+  out /= divisor;
+  return out;
+}
+
+Matrix RowProducts::RowsGram(const std::vector<Eigen::Index>& rows) const {
   const auto m = static_cast<Eigen::Index>(rows.size());
-  if (sparse) {
-    const SparseRows X = PickRows(*sparse, rows.data(), m);
+  if (!sparse_) {
+    const Matrix X = PickDenseRows(S_, rows.data(), m);
     return X * X.transpose();
   }
-  Matrix X(m, S.cols());
-  for (Eigen::Index i = 0; i < m; ++i) X.row(i) = S.row(rows[i]);
-  return X * X.transpose();
+  const SparseRows X = PickSparseRows(rows.data(), m);
+  Matrix out = X * X.transpose();
+  if (!dense_columns_.empty()) {
+    const Matrix D = PickDenseRows(dense_, rows.data(), m);
+    out.noalias() += D * D.transpose();
+  }
+  return out;
+}
+
+Matrix RowProducts::Gram() const {
+  // Assigned, not constructed: constructing a Matrix from the dense product gave other last bits
+  // than the consensus block
+  // (AttentionScorerTest.SmallProductsShareTheirGramMatrixWithTheSameConsensus).
+  Matrix out;
+  if (!sparse_) {
+    out = S_ * S_.transpose();
+    return out;
+  }
+  out = *sparse_ * sparse_->transpose();
+  if (!dense_columns_.empty()) out.noalias() += dense_ * dense_.transpose();
+  return out;
 }
 
 std::string_view Trim(std::string_view s) {
@@ -128,10 +248,10 @@ Eigen::VectorXf OverallAttention(const Matrix& S, const Eigen::VectorXf& query, 
 
 namespace {
 
-// ConsensusAttention and PairCosineStats with the sparse view of S (SparseView) already made, so
-// the scorer scans S once for all of its products.
-Eigen::VectorXf ConsensusOf(const Matrix& S, const std::optional<SparseRows>& sparse,
-                            float temperature, int max_exact) {
+// ConsensusAttention and PairCosineStats with S's RowProducts already made, so the scorer scans S
+// once for all of its products.
+Eigen::VectorXf ConsensusOf(const Matrix& S, const RowProducts& products, float temperature,
+                            int max_exact) {
   const Eigen::Index n = S.rows();
   Eigen::VectorXf received = Eigen::VectorXf::Zero(n);
   if (n == 0) return received;
@@ -152,20 +272,12 @@ Eigen::VectorXf ConsensusOf(const Matrix& S, const std::optional<SparseRows>& sp
   const Eigen::Index kBlock = std::clamp<Eigen::Index>((Eigen::Index{1} << 24) / n, 1, 256);
   const float neg_inf = -std::numeric_limits<float>::infinity();
   std::vector<Eigen::Index> rows(kBlock);
-  Matrix block_queries;
   Matrix logits;
   for (Eigen::Index start = 0; start < voters; start += kBlock) {
     const Eigen::Index count = std::min(kBlock, voters - start);
     for (Eigen::Index k = 0; k < count; ++k)
       rows[k] = static_cast<Eigen::Index>((start + k) * stride);
-    if (sparse) {
-      logits = PickRows(*sparse, rows.data(), count) * sparse->transpose();
-      logits /= temperature;
-    } else {
-      block_queries.resize(count, S.cols());
-      for (Eigen::Index k = 0; k < count; ++k) block_queries.row(k) = S.row(rows[k]);
-      logits.noalias() = (block_queries * S.transpose()) / temperature;
-    }
+    logits = products.RowsWithAll(rows.data(), count, temperature);
     for (Eigen::Index k = 0; k < count; ++k) {
       logits(k, rows[k]) = neg_inf;      // a sentence does not vote for itself
       SoftmaxInPlace(&logits(k, 0), n);  // row-major: row k is contiguous
@@ -194,24 +306,24 @@ Eigen::VectorXf ConsensusFromGram(const Matrix& gram, float temperature) {
   return received;
 }
 
-CosineStats PairStatsOf(const Matrix& S, const std::optional<SparseRows>& sparse, int max_rows) {
+CosineStats PairStatsOf(const Matrix& S, const RowProducts& products, int max_rows) {
   const Eigen::Index n = S.rows();
   if (n < 2) return CosineStats{};
   const Eigen::Index m = std::min<Eigen::Index>(n, std::max(2, max_rows));
   const double stride = static_cast<double>(n) / m;
   std::vector<Eigen::Index> rows(static_cast<size_t>(m));
   for (Eigen::Index i = 0; i < m; ++i) rows[i] = static_cast<Eigen::Index>(i * stride);
-  return GramCosineStats(RowsGram(S, sparse, rows));
+  return GramCosineStats(products.RowsGram(rows));
 }
 
 }  // namespace
 
 Eigen::VectorXf ConsensusAttention(const Matrix& S, float temperature, int max_exact) {
-  return ConsensusOf(S, SparseView(S), temperature, max_exact);
+  return ConsensusOf(S, RowProducts(S), temperature, max_exact);
 }
 
 CosineStats PairCosineStats(const Matrix& S, int max_rows) {
-  return PairStatsOf(S, SparseView(S), max_rows);
+  return PairStatsOf(S, RowProducts(S), max_rows);
 }
 
 CosineStats GramCosineStats(const Matrix& gram) {
@@ -268,13 +380,13 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
   Weights w;
   const Eigen::Index n = S.rows();
   const bool standardise = options_.standardise;
-  const std::optional<SparseRows> sparse = SparseView(S);
+  const RowProducts products(S);
   // One overall head: softmax over cosines to the normalised query, at the fixed temperature or
   // standardised by the spread of those cosines.
   auto overall = [&](const Eigen::VectorXf& query) -> Eigen::VectorXf {
     if (n == 0) return Eigen::VectorXf();
     const Eigen::VectorXf unit = Normalised(query);
-    Eigen::VectorXf logits = sparse ? Eigen::VectorXf(*sparse * unit) : Eigen::VectorXf(S * unit);
+    Eigen::VectorXf logits = products.Times(unit);
     const float t = standardise ? options_.z_temperature * std::max(StdDev(logits), kMinSpread)
                                 : options_.temperature;
     logits /= t;
@@ -318,24 +430,17 @@ Weights AttentionScorer::Score(const Matrix& S, Scope scope) const {
     // Weights::gram) the later stages read it. The product is the one PairCosineStats and
     // ConsensusAttention's single block would compute, so the weights are the same bits.
     if (n <= kSharedGramRows && n <= options_.max_exact_consensus) {
-      // Assigned: constructing a Matrix from the dense product gave other last bits than the
-      // consensus block
-      // (AttentionScorerTest.SmallProductsShareTheirGramMatrixWithTheSameConsensus).
-      if (sparse) {
-        w.gram = *sparse * sparse->transpose();
-      } else {
-        w.gram = S * S.transpose();
-      }
+      w.gram = products.Gram();
     }
     const float t = standardise
                         ? options_.z_temperature *
                               std::max((w.gram.rows() ? GramCosineStats(w.gram)
-                                                      : PairStatsOf(S, sparse, kPairCosineRows))
+                                                      : PairStatsOf(S, products, kPairCosineRows))
                                            .stddev,
                                        kMinSpread)
                         : options_.temperature;
     columns.push_back(w.gram.rows() ? ConsensusFromGram(w.gram, t)
-                                    : ConsensusOf(S, sparse, t, options_.max_exact_consensus));
+                                    : ConsensusOf(S, products, t, options_.max_exact_consensus));
   }
 
   const Eigen::Index heads = static_cast<Eigen::Index>(columns.size());
