@@ -68,7 +68,8 @@ class SharedUseLite {
   // missing or damaged; a later call tries again.
   Embedder& Get();
   // The threads each Embed call uses (UseLiteOptions::threads), whether loaded yet or not: a run
-  // with several workers gives each call one. Call before threads share the model.
+  // with several workers gives each call one, and all of them to a scope that runs alone.
+  // Thread-safe: an Embed call already running keeps the threads it started with.
   void SetThreads(int threads);
 
  private:
@@ -137,6 +138,13 @@ inline constexpr size_t kSummarizeMemoryBudget = size_t{384} << 20;
 
 inline constexpr int kMaxRunThreads = 1024;
 
+// The encoder's sentence cache (UseLiteOptions::cache_entries) in a run of product scopes only:
+// enough for the seed sentences every scope embeds and a product's repeated sentences. The
+// default 100,000 entries (~220 MB) lets review scopes reuse their product's rows; without them,
+// the TripAdvisor dump repeats 1.8 % of its sentences and the full cache was a fifth of its peak
+// memory.
+inline constexpr size_t kProductRunCacheEntries = 10000;
+
 // The models a run reads before it starts, read once: CheckRunNeeds loads them, the run takes them
 // through RunOptions::models.
 struct RunModels {
@@ -145,6 +153,9 @@ struct RunModels {
 };
 
 struct RunOptions {
+  // What the products being embedded and scored at once may hold together (see
+  // kSummarizeMemoryBudget). A product above it runs alone, and its encoder takes every thread.
+  size_t memory_budget = kSummarizeMemoryBudget;
   // Which scopes to summarise.
   bool review_scope = false;
   bool product_scope = true;
@@ -157,7 +168,8 @@ struct RunOptions {
   // Embedder per scope (see EmbedderChoice).
   EmbedderChoice embedder = EmbedderChoice::kAuto;
   // USE-lite's options. Summarising runs the encoder in int8 by default (UseLitePrecision): about
-  // 1.6x faster end to end, dev ROUGE within noise of float32 (docs/performance.md).
+  // 1.6x faster end to end, dev ROUGE within noise of float32 (docs/performance.md). A run without
+  // review scopes keeps at most kProductRunCacheEntries sentences in the encoder's cache.
   UseLiteOptions use_lite = Int8UseLite();
   // The models of these options when they are already at hand (CheckRunNeeds returns them,
   // loaded and verified), so that the run does not read their files again; the run loads what

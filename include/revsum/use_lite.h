@@ -121,7 +121,7 @@ class UseLiteEmbedder : public Embedder {
   // The threads Embed() uses (options.threads resolved).
   int threads() const;
   // Changes them (as UseLiteOptions::threads: 0 = one per hardware thread); results do not depend
-  // on it. Not thread-safe: call before the model is shared by threads.
+  // on it. Thread-safe: an Embed call already running keeps the threads it started with.
   void set_threads(int threads);
 
  private:

@@ -4,6 +4,7 @@
 #include "revsum/use_lite.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <list>
@@ -84,7 +85,7 @@ struct UseLiteEmbedder::Impl {
   use_lite::ModelFiles model;
   std::unique_ptr<use_lite::Tokenizer> tokenizer;
   std::unique_ptr<use_lite::Encoder> encoder;
-  int threads = 1;
+  std::atomic<int> threads{1};  // set_threads may change it while others embed
   EmbeddingCache cache;
 
   std::mutex workspace_mu;
@@ -118,7 +119,8 @@ struct UseLiteEmbedder::Impl {
     // Enough batches to keep every thread busy, none above batch_tokens.
     size_t total_tokens = 0;
     for (size_t i = 0; i < ids.size(); ++i) total_tokens += clipped(i);
-    const size_t per_thread = (total_tokens + threads - 1) / threads;
+    const int workers = threads.load();
+    const size_t per_thread = (total_tokens + workers - 1) / workers;
     const size_t max_tokens =
         std::max<size_t>(std::min<size_t>(std::max(options.batch_tokens, 1), per_thread), 1);
     const size_t max_sentences =
@@ -132,7 +134,7 @@ struct UseLiteEmbedder::Impl {
       batches.emplace_back(begin, end);
       begin = end;
     }
-    ParallelFor(static_cast<int64_t>(batches.size()), threads, "embedding", [&](int64_t k) {
+    ParallelFor(static_cast<int64_t>(batches.size()), workers, "embedding", [&](int64_t k) {
       std::vector<const std::vector<int>*> batch_ids;
       std::vector<int64_t> batch_rows;
       for (size_t j = batches[k].first; j < batches[k].second; ++j) {
@@ -188,7 +190,7 @@ std::string UseLiteEmbedder::model_hash() const {
          (impl_->options.precision == UseLitePrecision::kInt8 ? "+int8" : "");
 }
 
-int UseLiteEmbedder::threads() const { return impl_->threads; }
+int UseLiteEmbedder::threads() const { return impl_->threads.load(); }
 
 void UseLiteEmbedder::set_threads(int threads) {
   impl_->threads = threads > 0 ? std::min(threads, kMaxUseLiteThreads)
@@ -204,8 +206,9 @@ std::vector<int> UseLiteEmbedder::TokenizeOne(const std::string& sentence) const
 std::vector<std::vector<int>> UseLiteEmbedder::Tokenize(
     const std::vector<std::string>& sentences) const {
   std::vector<std::vector<int>> ids(sentences.size());
-  ParallelFor(static_cast<int64_t>(sentences.size()), sentences.size() >= 64 ? impl_->threads : 1,
-              "embedding", [&](int64_t i) { ids[i] = impl_->tokenizer->Encode(sentences[i]); });
+  ParallelFor(static_cast<int64_t>(sentences.size()),
+              sentences.size() >= 64 ? impl_->threads.load() : 1, "embedding",
+              [&](int64_t i) { ids[i] = impl_->tokenizer->Encode(sentences[i]); });
   return ids;
 }
 
@@ -250,7 +253,7 @@ Matrix UseLiteEmbedder::Embed(const std::vector<std::string>& sentences) {
     }
   }
   std::vector<std::vector<int>> ids(todo.size());
-  ParallelFor(static_cast<int64_t>(todo.size()), todo.size() >= 64 ? impl_->threads : 1,
+  ParallelFor(static_cast<int64_t>(todo.size()), todo.size() >= 64 ? impl_->threads.load() : 1,
               "embedding",
               [&](int64_t k) { ids[k] = impl_->tokenizer->Encode(sentences[todo[k]]); });
   std::vector<const std::vector<int>*> id_ptrs;

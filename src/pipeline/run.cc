@@ -407,6 +407,15 @@ class RunWriter {
   std::vector<std::pair<std::string, std::vector<StoredPoint>>> points_;
 };
 
+// The encoder's options for a run (RunOptions::use_lite, kProductRunCacheEntries).
+UseLiteOptions RunUseLite(const RunOptions& options) {
+  UseLiteOptions use_lite = options.use_lite;
+  if (!options.review_scope) {
+    use_lite.cache_entries = std::min(use_lite.cache_entries, kProductRunCacheEntries);
+  }
+  return use_lite;
+}
+
 }  // namespace
 
 RunModels CheckRunNeeds(const RunOptions& options) {
@@ -420,7 +429,7 @@ RunModels CheckRunNeeds(const RunOptions& options) {
   models.tokens = TokenCounter::Load(options.tokenizer, &error);
   if (!models.tokens) throw RunError(error);
   RunKey(options);  // reads the seed files
-  models.use_lite = std::make_shared<SharedUseLite>(options.use_lite);
+  models.use_lite = std::make_shared<SharedUseLite>(RunUseLite(options));
   EmbedderPool(options.embedder, models.use_lite).ModelHash();  // loads the models it needs
   return models;
 }
@@ -525,6 +534,21 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
   return out;
 }
 
+// While it lives, every Embed call of the run's USE-lite model uses `threads` threads, then one
+// again: for a scope that runs alone (MemoryBudget::Hold::alone), while no other worker embeds.
+class WidenedEncoder {
+ public:
+  WidenedEncoder(SharedUseLite& use_lite, int threads) : use_lite_(use_lite) {
+    use_lite_.SetThreads(threads);
+  }
+  ~WidenedEncoder() { use_lite_.SetThreads(1); }
+  WidenedEncoder(const WidenedEncoder&) = delete;
+  WidenedEncoder& operator=(const WidenedEncoder&) = delete;
+
+ private:
+  SharedUseLite& use_lite_;
+};
+
 struct ProductResult {
   size_t seq = 0;
   bool sampled = false;  // summarised from SampleReviews
@@ -597,7 +621,7 @@ class StoreSummarizer {
         summarize_(options.summarize),
         shared_use_lite_(options.models.use_lite
                              ? options.models.use_lite
-                             : std::make_shared<SharedUseLite>(options.use_lite)) {}
+                             : std::make_shared<SharedUseLite>(RunUseLite(options))) {}
 
   RunReport Run() {
     LoadScoringData();
@@ -850,6 +874,11 @@ class StoreSummarizer {
     }
     if (texts.empty()) return;
     const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size()));
+    // A scope above the whole budget runs alone: the other workers wait for the budget, so its
+    // encoder takes their threads as well (28 % of the TripAdvisor dump's sentences are in hotels
+    // that run alone).
+    std::optional<WidenedEncoder> widened;
+    if (hold.alone() && threads_ > 1) widened.emplace(*shared_use_lite_, threads_);
     Embedder& embedder = pool.For(texts);
     ScopeSummary result =
         SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview, summarize_,
@@ -1015,7 +1044,7 @@ class StoreSummarizer {
   std::exception_ptr failure_;
   std::shared_ptr<const FragmentRule> reply_rule_;
   std::shared_ptr<SharedUseLite> shared_use_lite_;
-  MemoryBudget budget_{kSummarizeMemoryBudget};
+  MemoryBudget budget_{options_.memory_budget};
   std::vector<std::thread> workers_;
   // Step 7.
   std::vector<std::vector<StoredReview>> batch_;

@@ -77,6 +77,30 @@ TEST(SummarizeStoreTest, ResultsAreIdenticalWhateverTheThreadCount) {
   EXPECT_EQ(Fingerprint(*one), Fingerprint(*three));
 }
 
+// A product above the memory budget runs alone and its USE-lite encoder takes every thread of the
+// run: the same results as one thread (a budget of one byte makes every product run alone).
+TEST(SummarizeStoreTest, AProductRunningAloneTakesEveryEncoderThreadWithTheSameResults) {
+  TempDir dir;
+  std::unique_ptr<ReviewStore> stores[2];
+  for (int k = 0; k < 2; ++k) {
+    stores[k] = ReviewStore::Open(dir / ("s" + std::to_string(k) + ".db"));
+    IngestOptions ingest;
+    ingest.read.fields.product = "";
+    IngestFile(*stores[k], kSamples + "/en_reviews.jsonl", ingest);
+  }
+  RunOptions one;
+  one.embedder = EmbedderChoice::kAuto;
+  one.threads = 1;
+  RunOptions alone = one;
+  alone.threads = 2;
+  alone.memory_budget = 1;
+  const RunReport a = SummarizeStore(*stores[0], one);
+  const RunReport b = SummarizeStore(*stores[1], alone);
+  EXPECT_GT(a.product_summaries, 2u);
+  EXPECT_EQ(a.product_summaries, b.product_summaries);
+  EXPECT_EQ(Fingerprint(*stores[0]), Fingerprint(*stores[1]));
+}
+
 TEST(SummarizeStoreTest, AnIncrementalRunReScoresOnlyTheProductsThatChanged) {
   TempDir dir;
   auto incremental = SampleStore(dir / "inc.db");
