@@ -118,9 +118,7 @@ class SparseClusterSpace {
     for (Eigen::Index r = 0; r < k; ++r) {
       const size_t row = rows[static_cast<size_t>(r)];
       a(r) = um_(static_cast<Eigen::Index>(row));
-      const float norm2 = 1.0f - 2.0f * c * a(r) + c * c * mm_;
-      const bool nonzero = U_.outerIndexPtr()[row + 1] > U_.outerIndexPtr()[row];
-      inv(r) = nonzero && norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
+      inv(r) = InverseNorm(row);
     }
     for (Eigen::Index i = 0; i < k; ++i) {
       for (Eigen::Index j = 0; j < k; ++j) {
@@ -130,7 +128,66 @@ class SparseClusterSpace {
     return G;
   }
 
+  // The products of groups' means in the cluster space: entry (g, h) is the dot product of the
+  // mean of the rows a[g] with the mean of the rows b[h] (rows of S, no list empty), equal to the
+  // product of the dense means up to rounding. A centred row is x_i = s_i (u_i - c m) with
+  // s_i = 1 / |u_i - c m|, so a group's mean is (sum of s_i u_i - c m sum of s_i) / size: a sparse
+  // row and two numbers.
+  Matrix MeanProducts(const std::vector<const std::vector<size_t>*>& a,
+                      const std::vector<const std::vector<size_t>*>& b) const {
+    const GroupMeans ma = MeansOf(a), mb = MeansOf(b);
+    Matrix P = ma.rows * Matrix(mb.rows.transpose());
+    const float c = std::max(centre_, 0.0f);
+    for (Eigen::Index h = 0; h < P.cols(); ++h) {
+      for (Eigen::Index g = 0; g < P.rows(); ++g) {
+        P(g, h) += c * (c * ma.scale(g) * mb.scale(h) * mm_ - mb.scale(h) * ma.dot_mean(g) -
+                        ma.scale(g) * mb.dot_mean(h));
+      }
+    }
+    return P;
+  }
+
  private:
+  // Groups' means as MeanProducts takes them: rows(g) = sum of s_i u_i / size, scale(g) = sum of
+  // s_i / size and dot_mean(g) = rows(g).m.
+  struct GroupMeans {
+    Eigen::SparseMatrix<float, Eigen::RowMajor> rows;
+    Eigen::VectorXf scale, dot_mean;
+  };
+
+  GroupMeans MeansOf(const std::vector<const std::vector<size_t>*>& groups) const {
+    const auto k = static_cast<Eigen::Index>(groups.size());
+    GroupMeans out;
+    out.scale = Eigen::VectorXf::Zero(k);
+    out.dot_mean = Eigen::VectorXf::Zero(k);
+    std::vector<Eigen::Triplet<float>> entries;
+    for (Eigen::Index g = 0; g < k; ++g) {
+      const std::vector<size_t>& members = *groups[static_cast<size_t>(g)];
+      const float size = static_cast<float>(members.size());
+      for (size_t row : members) {
+        const float s = InverseNorm(row) / size;
+        for (Eigen::SparseMatrix<float, Eigen::RowMajor>::InnerIterator it(
+                 U_, static_cast<Eigen::Index>(row));
+             it; ++it) {
+          entries.emplace_back(g, it.col(), s * it.value());
+        }
+        out.scale(g) += s;
+        out.dot_mean(g) += s * um_(static_cast<Eigen::Index>(row));
+      }
+    }
+    out.rows.resize(k, U_.cols());
+    out.rows.setFromTriplets(entries.begin(), entries.end());  // sums repeated columns
+    return out;
+  }
+
+  // s_i: 1 / |u_i - c m| (1 uncentred), 0 for an empty row (ClusterSpace leaves it zero).
+  float InverseNorm(size_t row) const {
+    const float c = std::max(centre_, 0.0f);
+    const float norm2 = 1.0f - 2.0f * c * um_(static_cast<Eigen::Index>(row)) + c * c * mm_;
+    const bool nonzero = U_.outerIndexPtr()[row + 1] > U_.outerIndexPtr()[row];
+    return nonzero && norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
+  }
+
   static constexpr Eigen::Index kMaxDensity = 8;
   Eigen::SparseMatrix<float, Eigen::RowMajor> U_;  // compressed (setFromTriplets)
   Eigen::VectorXf um_;
@@ -557,6 +614,31 @@ class PointFinder {
     return means;
   }
 
+  // The average linkage of each of a's groups with each of b's: the products of their means
+  // (from the sparse rows when the space has them: thousands of groups of 4,096 columns).
+  Matrix Linkages(const std::vector<Group>& a, const std::vector<Group>& b) const {
+    if (!sparse_) return Means(a) * Means(b).transpose();
+    auto members = [](const std::vector<Group>& groups) {
+      std::vector<const std::vector<size_t>*> out;
+      for (const Group& g : groups) out.push_back(&g.members);
+      return out;
+    };
+    return sparse_->MeanProducts(members(a), members(b));
+  }
+
+  // The linkage of each group with each of the rows rest[begin, end): groups by rows, from the
+  // sparse rows (sparse_ only).
+  Matrix LinkagesToRows(const std::vector<Group>& groups, const std::vector<size_t>& rest,
+                        size_t begin, size_t end) const {
+    std::vector<const std::vector<size_t>*> a;
+    for (const Group& g : groups) a.push_back(&g.members);
+    std::vector<std::vector<size_t>> singles;
+    for (size_t k = begin; k < end; ++k) singles.push_back({rest[k]});
+    std::vector<const std::vector<size_t>*> b;
+    for (const std::vector<size_t>& one : singles) b.push_back(&one);
+    return sparse_->MeanProducts(a, b);
+  }
+
   static void Absorb(Group& into, const Group& from) {
     into.members.insert(into.members.end(), from.members.begin(), from.members.end());
     std::sort(into.members.begin(), into.members.end());
@@ -616,9 +698,8 @@ class PointFinder {
   // "屏幕很清晰,非常满意"). Linked to both sides, or to none, it stays apart.
   void FoldUnsignedIntoSigned(std::vector<std::vector<Group>>& clusters) const {
     // All linkages in two products (the sides hold thousands of groups, most of one sentence).
-    const Matrix flat = Means(clusters[1]);
-    const Matrix to_complaint = flat * Means(clusters[0]).transpose();
-    const Matrix to_praise = flat * Means(clusters[2]).transpose();
+    const Matrix to_complaint = Linkages(clusters[1], clusters[0]);
+    const Matrix to_praise = Linkages(clusters[1], clusters[2]);
     Eigen::Index row = 0;
     std::erase_if(clusters[1], [&](const Group& g) {
       const Eigen::Index r = row++;
@@ -650,14 +731,27 @@ class PointFinder {
     const size_t m = SampleSize(side);
     if (!kept.empty() && side.size() > m) {
       std::vector<bool> placed(n_, false);
-      const Matrix means = Means(kept);
       for (size_t k = 0; k < m; ++k) placed[side[k * side.size() / m]] = true;
+      std::vector<size_t> rest;
       for (size_t i : side) {
-        if (placed[i]) continue;
-        Eigen::Index best = -1;
-        const Eigen::VectorXf sims = means * X_.row(static_cast<Eigen::Index>(i)).transpose();
-        const float top = sims.maxCoeff(&best);
-        if (top >= cut_) kept[static_cast<size_t>(best)].members.push_back(i);
+        if (!placed[i]) rest.push_back(i);
+      }
+      const Matrix means = sparse_ ? Matrix() : Means(kept);
+      std::vector<Eigen::Index> best(rest.size(), -1);
+      for (size_t begin = 0; begin < rest.size(); begin += kJoinBlock) {
+        const size_t end = std::min(rest.size(), begin + kJoinBlock);
+        const Matrix sims = sparse_ ? LinkagesToRows(kept, rest, begin, end) : Matrix();
+        for (size_t k = begin; k < end; ++k) {
+          Eigen::Index at = -1;
+          const Eigen::VectorXf row_sims =
+              sparse_
+                  ? Eigen::VectorXf(sims.col(static_cast<Eigen::Index>(k - begin)))
+                  : Eigen::VectorXf(means * X_.row(static_cast<Eigen::Index>(rest[k])).transpose());
+          if (row_sims.maxCoeff(&at) >= cut_) best[k] = at;
+        }
+      }
+      for (size_t k = 0; k < rest.size(); ++k) {
+        if (best[k] >= 0) kept[static_cast<size_t>(best[k])].members.push_back(rest[k]);
       }
       for (Group& g : kept) std::sort(g.members.begin(), g.members.end());
     }
@@ -667,6 +761,8 @@ class PointFinder {
       groups_.push_back(std::move(g));
     }
   }
+
+  static constexpr size_t kJoinBlock = 1024;  // rows JoinRest links at once
 
   // How many of a side's sentences ClusterSample takes (evenly spread: side[k * size / m]).
   size_t SampleSize(const std::vector<size_t>& side) const {

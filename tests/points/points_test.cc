@@ -715,37 +715,49 @@ TEST(ComputePoints, AWideSpaceGivesThePointsOfTheSameDotProducts) {
   }
 }
 
-// A sparse embedding (hashed word features, as the lexical embedder's) is clustered from its sparse
-// rows; the same rows turned by an orthonormal map are dense and take the dense product. Both
-// must give the same points: 240 sentences (too many for the row space) on four topics of 120,
-// 60, 40 and 20, each row a column all share, its topic's and one of 59 others, 3 nonzeros in 64.
-TEST(ComputePoints, SparseRowsGiveThePointsOfTheirDenseTurn) {
-  constexpr Eigen::Index kRows = 240, kCols = 64;
-  std::vector<std::string> texts;
-  PointsInput in;
-  Matrix sparse = Matrix::Zero(kRows, kCols);
-  for (Eigen::Index i = 0; i < kRows; ++i) {
+// The rows of the two tests below: 240 sentences on four topics of 120, 60, 40 and 20 over 64
+// columns, each row a column all share, its topic's and one of 59 others (3 nonzeros); their
+// texts and their reviews (one each).
+constexpr Eigen::Index kTopicRows = 240, kTopicCols = 64;
+Matrix SparseTopicRows(std::vector<std::string>* texts, PointsInput* in) {
+  Matrix sparse = Matrix::Zero(kTopicRows, kTopicCols);
+  for (Eigen::Index i = 0; i < kTopicRows; ++i) {
     const Eigen::Index topic = i < 120 ? 0 : i < 180 ? 1 : i < 220 ? 2 : 3;
     sparse(i, 0) = 0.8f;  // a word every sentence has: centring takes it off
     sparse(i, 1 + topic) = 1.0f;
     sparse(i, 5 + i % 59) = 0.5f;
-    texts.push_back("topic " + std::to_string(topic) + " note " + std::to_string(i));
-    in.review_of.push_back(static_cast<size_t>(i));
+    texts->push_back("topic " + std::to_string(topic) + " note " + std::to_string(i));
+    in->review_of.push_back(static_cast<size_t>(i));
   }
-  // Sylvester's Hadamard matrix of order 64, scaled to be orthonormal.
+  return sparse;
+}
+
+// `sparse` turned by an orthonormal map (Sylvester's Hadamard matrix, scaled): dense rows with the
+// same products.
+Matrix DenseTurnOf(const Matrix& sparse) {
   Matrix turn = Matrix::Constant(1, 1, 1.0f);
-  while (turn.rows() < kCols) {
+  while (turn.rows() < sparse.cols()) {
     const Eigen::Index h = turn.rows();
     Matrix next(2 * h, 2 * h);
     next << turn, turn, turn, -turn;
     turn = next;
   }
-  turn /= std::sqrt(static_cast<float>(kCols));
-  const Matrix dense = sparse * turn;
+  turn /= std::sqrt(static_cast<float>(sparse.cols()));
+  return sparse * turn;
+}
+
+// A sparse embedding (hashed word features, as the lexical embedder's) is clustered from its sparse
+// rows; the same rows turned by an orthonormal map are dense and take the dense product. Both
+// must give the same points (240 sentences: too many for the row space).
+TEST(ComputePoints, SparseRowsGiveThePointsOfTheirDenseTurn) {
+  std::vector<std::string> texts;
+  PointsInput in;
+  const Matrix sparse = SparseTopicRows(&texts, &in);
+  const Matrix dense = DenseTurnOf(sparse);
   Weights w;
-  w.final = Eigen::VectorXf::Constant(kRows, 1.0f / static_cast<float>(kRows));
+  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
   in.texts = &texts;
-  in.review_count = static_cast<size_t>(kRows);
+  in.review_count = static_cast<size_t>(kTopicRows);
   in.weights = &w;
   const PointsOptions o;
   in.embeddings = &sparse;
@@ -759,6 +771,49 @@ TEST(ComputePoints, SparseRowsGiveThePointsOfTheirDenseTurn) {
     EXPECT_EQ(a[k].text, b[k].text);
     EXPECT_EQ(a[k].support, b[k].support);
     ASSERT_EQ(a[k].members.size(), b[k].members.size());
+  }
+}
+
+// The same with sides and a sample: the sparse rows' linkages between groups (an unsigned group
+// folded into the praise of its topic, step 5) and of the rows outside the sample (step 7) are
+// those of the dense rows. Topic 1 is half praise, half unsigned; topic 2 complaint.
+TEST(ComputePoints, SparseRowsLinkGroupsAsTheirDenseTurn) {
+  std::vector<std::string> texts;
+  PointsInput in;
+  const Matrix sparse = SparseTopicRows(&texts, &in);
+  const Matrix dense = DenseTurnOf(sparse);
+  for (Eigen::Index i = 0; i < kTopicRows; ++i) {
+    const bool praise = i >= 120 && i < 180 && i % 2 == 0;
+    in.opinions.push_back(praise ? 1.0f : i >= 180 && i < 220 ? -1.0f : 0.0f);
+  }
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
+  in.texts = &texts;
+  in.review_count = static_cast<size_t>(kTopicRows);
+  in.weights = &w;
+  PointsOptions o;
+  o.max_cluster_sentences = 50;  // the unsigned side's 170 sentences: 120 join after the sample
+  in.embeddings = &sparse;
+  const std::vector<Point> a = ComputePoints(in, TestLexicon(), o);
+  in.embeddings = &dense;
+  const std::vector<Point> b = ComputePoints(in, TestLexicon(), o);
+  auto praise_of_topic_1 = [](const std::vector<Point>& points) {
+    for (const Point& p : points) {
+      if (p.polarity == Polarity::kPraise) return p.support;
+    }
+    return size_t{0};
+  };
+  // The 30 praise and the unsigned sentences of topic 1 in the sample (folded into them); topic 0
+  // has 35 sentences in the sample, the others joined after it.
+  EXPECT_GT(praise_of_topic_1(b), 30u);
+  EXPECT_EQ(b[0].support, 120u);
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GE(a.size(), 3u);
+  for (size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].text, b[k].text);
+    EXPECT_EQ(a[k].polarity, b[k].polarity);
+    EXPECT_EQ(a[k].support, b[k].support);
+    EXPECT_EQ(a[k].members.size(), b[k].members.size());
   }
 }
 
