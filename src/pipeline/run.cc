@@ -593,16 +593,21 @@ std::vector<StoredReview> SampleReviews(const std::vector<StoredReview>& reviews
   return out;
 }
 
-// What embedding and scoring `sentences` sentences holds at its peak, estimated: the embedding
-// matrix of the width EmbedderPool picks for the scope, about three times over (its parts, the
-// combined copy and the points' working copy: 61-69 MB measured per 1,100-sentence hotel), plus
-// what any scope holds while it runs (a USE-lite workspace grows to ~32 MB and is kept for reuse).
-size_t EstimatedScopeBytes(size_t sentences) {
-  constexpr size_t kPerScope = size_t{32} << 20;
-  const size_t width = sentences > kHugeScopeSentences    ? kHugeScopeLexicalDim
-                       : sentences > kLargeScopeSentences ? kLargeScopeLexicalDim + kUseLiteDim
-                                                          : LexicalOptions{}.dim + kUseLiteDim;
-  return kPerScope + sentences * width * sizeof(float) * 3;
+// What embedding and scoring `sentences` sentences with `embedder` (EmbedderPool::For's for
+// them) holds at its peak, estimated: the embedding matrix, about three times over (its parts, the
+// combined copy and the points' working copy: 61-69 MB measured per 1,100-sentence hotel with the
+// combined embedder, 40 KB a sentence of a 7,650-sentence hotel with the lexical one), plus, with
+// USE-lite, what any scope holds while it runs (its workspace grows to ~32 MB, kept for reuse).
+size_t EstimatedScopeBytes(size_t sentences, const Embedder& embedder) {
+  const std::string name = embedder.name();
+  const bool use_lite = name != "lexical";
+  const size_t lexical_width = name == "use-lite"                 ? 0
+                               : sentences > kHugeScopeSentences  ? kHugeScopeLexicalDim
+                               : sentences > kLargeScopeSentences ? kLargeScopeLexicalDim
+                                                                  : LexicalOptions{}.dim;
+  const size_t width = lexical_width + (use_lite ? kUseLiteDim : 0);
+  const size_t per_scope = use_lite ? size_t{32} << 20 : 0;
+  return per_scope + sentences * width * sizeof(float) * 3;
 }
 
 }  // namespace
@@ -873,13 +878,13 @@ class StoreSummarizer {
       (source_text += review.text) += only ? "" : "\n";
     }
     if (texts.empty()) return;
-    const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size()));
+    Embedder& embedder = pool.For(texts);
+    const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size(), embedder));
     // A scope above the whole budget runs alone: the other workers wait for the budget, so its
     // encoder takes their threads as well (28 % of the TripAdvisor dump's sentences are in hotels
     // that run alone).
     std::optional<WidenedEncoder> widened;
     if (hold.alone() && threads_ > 1) widened.emplace(*shared_use_lite_, threads_);
-    Embedder& embedder = pool.For(texts);
     ScopeSummary result =
         SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview, summarize_,
                        SeedsFor(texts), embedder);
