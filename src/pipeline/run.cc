@@ -20,6 +20,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
+
 #include "bounded_queue.h"
 #include "memory_budget.h"
 #include "revsum/combined.h"
@@ -732,6 +736,13 @@ class StoreSummarizer {
       opinion_ = DefaultOpinion();
     } else if (options_.opinions == RunOptions::Opinions::kAuto) {
       opinion_ = ChooseOpinionModel(store_, true);
+#ifdef __GLIBC__
+      // Training a model here (a store without one) frees its features on this thread, but the
+      // workers allocate from their own arenas: give the freed pages back first (peak RSS of
+      // --embedder lexical on the first 50,000 TripAdvisor reviews, 1 thread: 804 -> 755 MB;
+      // 610 MB when the store already had its model).
+      malloc_trim(0);
+#endif
     }
     if (opinion_) summarize_.opinions = &opinion_->model;
   }
