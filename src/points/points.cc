@@ -618,25 +618,32 @@ class PointFinder {
   // (from the sparse rows when the space has them: thousands of groups of 4,096 columns).
   Matrix Linkages(const std::vector<Group>& a, const std::vector<Group>& b) const {
     if (!sparse_) return Means(a) * Means(b).transpose();
-    auto members = [](const std::vector<Group>& groups) {
-      std::vector<const std::vector<size_t>*> out;
-      for (const Group& g : groups) out.push_back(&g.members);
-      return out;
-    };
-    return sparse_->MeanProducts(members(a), members(b));
+    return sparse_->MeanProducts(MemberLists(a), MemberLists(b));
   }
 
-  // The linkage of each group with each of the rows rest[begin, end): groups by rows, from the
-  // sparse rows (sparse_ only).
-  Matrix LinkagesToRows(const std::vector<Group>& groups, const std::vector<size_t>& rest,
-                        size_t begin, size_t end) const {
-    std::vector<const std::vector<size_t>*> a;
-    for (const Group& g : groups) a.push_back(&g.members);
-    std::vector<std::vector<size_t>> singles;
-    for (size_t k = begin; k < end; ++k) singles.push_back({rest[k]});
-    std::vector<const std::vector<size_t>*> b;
-    for (const std::vector<size_t>& one : singles) b.push_back(&one);
-    return sparse_->MeanProducts(a, b);
+  // The linkage of each of the rows [begin, end) of `rows` with each group (a row of the result
+  // per row): from the sparse rows, or as the dense `means` (Means(groups)) times each row.
+  Matrix LinkagesOfRows(const std::vector<Group>& groups, const Matrix& means,
+                        const std::vector<size_t>& rows, size_t begin, size_t end) const {
+    if (sparse_) {
+      std::vector<std::vector<size_t>> singles;
+      for (size_t k = begin; k < end; ++k) singles.push_back({rows[k]});
+      std::vector<const std::vector<size_t>*> lists;
+      for (const std::vector<size_t>& one : singles) lists.push_back(&one);
+      return sparse_->MeanProducts(MemberLists(groups), lists).transpose();
+    }
+    Matrix out(static_cast<Eigen::Index>(end - begin), means.rows());
+    for (size_t k = begin; k < end; ++k) {
+      const Eigen::VectorXf sims = means * X_.row(static_cast<Eigen::Index>(rows[k])).transpose();
+      out.row(static_cast<Eigen::Index>(k - begin)) = sims.transpose();
+    }
+    return out;
+  }
+
+  static std::vector<const std::vector<size_t>*> MemberLists(const std::vector<Group>& groups) {
+    std::vector<const std::vector<size_t>*> out;
+    for (const Group& g : groups) out.push_back(&g.members);
+    return out;
   }
 
   static void Absorb(Group& into, const Group& from) {
@@ -736,18 +743,15 @@ class PointFinder {
       for (size_t i : side) {
         if (!placed[i]) rest.push_back(i);
       }
+      // Linked to the groups as sampled: members join after every row is linked.
       const Matrix means = sparse_ ? Matrix() : Means(kept);
       std::vector<Eigen::Index> best(rest.size(), -1);
       for (size_t begin = 0; begin < rest.size(); begin += kJoinBlock) {
         const size_t end = std::min(rest.size(), begin + kJoinBlock);
-        const Matrix sims = sparse_ ? LinkagesToRows(kept, rest, begin, end) : Matrix();
+        const Matrix sims = LinkagesOfRows(kept, means, rest, begin, end);
         for (size_t k = begin; k < end; ++k) {
           Eigen::Index at = -1;
-          const Eigen::VectorXf row_sims =
-              sparse_
-                  ? Eigen::VectorXf(sims.col(static_cast<Eigen::Index>(k - begin)))
-                  : Eigen::VectorXf(means * X_.row(static_cast<Eigen::Index>(rest[k])).transpose());
-          if (row_sims.maxCoeff(&at) >= cut_) best[k] = at;
+          if (sims.row(static_cast<Eigen::Index>(k - begin)).maxCoeff(&at) >= cut_) best[k] = at;
         }
       }
       for (size_t k = 0; k < rest.size(); ++k) {
