@@ -41,6 +41,9 @@ class CombinedEmbedder : public Embedder {
   // "combined:a=<share>:<first name>=<first hash>;<second name>=<second hash>".
   std::string model_hash() const override;
 
+  // d_first + d_second.
+  Eigen::Index dim() const override { return first_.dim() + second_.dim(); }
+
   // Embeds `sentences` with both embedders (one call each, so a batch-fitted first embedder sees
   // the whole scope) and concatenates as described above: n x (d_first + d_second).
   // Thread-safety: as the less thread-safe of the two embedders.
@@ -53,7 +56,8 @@ class CombinedEmbedder : public Embedder {
   // second half. With every row listed this is exactly Embed. Lets a caller spend an expensive
   // second embedder (USE-lite) only on the sentences that can matter
   // (SummarizeOptions::dense_candidates).
-  Matrix EmbedRows(const std::vector<std::string>& sentences, const Matrix& first_rows,
+  // `first_rows` is taken by value and freed before the second embedder runs (move it in).
+  Matrix EmbedRows(const std::vector<std::string>& sentences, Matrix first_rows,
                    const std::vector<size_t>& second_rows);
 
   Embedder& first() { return first_; }

@@ -36,6 +36,10 @@ class Embedder {
   // Identifies the exact model/parameters (e.g. sha256 of the weights); recorded with every run.
   virtual std::string model_hash() const = 0;
 
+  // The width of every row Embed returns (known before embedding, so a caller can size what it
+  // holds for a scope before it embeds: the run's memory budget, CombinedEmbedder's output).
+  virtual Eigen::Index dim() const = 0;
+
   // Returns one row per input sentence, in input order; every non-zero row has unit L2 norm.
   // Implementations may fit statistics on the batch (the lexical embedder's IDF does), so callers
   // pass one scope (a review or a product) per call.

@@ -59,6 +59,9 @@ class LexicalEmbedder : public Embedder {
   // "lexical-v1:dim=<d>:seed=<s>:tf=<sub|raw>:cjk=<0|1>:stem=<0|1>:idf=<batch|corpus N>".
   std::string model_hash() const override;
 
+  // LexicalOptions::dim.
+  Eigen::Index dim() const override { return options_.dim; }
+
   // Embeds one scope; fits the IDF on `sentences` unless FitIdf fixed a corpus IDF.
   // Not thread-safe (the word segmenter holds ICU state): one LexicalEmbedder per thread.
   Matrix Embed(const std::vector<std::string>& sentences) override;

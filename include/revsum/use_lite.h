@@ -100,6 +100,9 @@ class UseLiteEmbedder : public Embedder {
   // followed by "+int8" for UseLitePrecision::kInt8.
   std::string model_hash() const override;
 
+  // kUseLiteDim.
+  Eigen::Index dim() const override { return kUseLiteDim; }
+
   // One L2-normalised 512-d row per input, in input order. Sentences are UTF-8 (invalid bytes
   // become U+FFFD). An empty string yields l2normalize(tanh(bias)), like TF.js. Results do not
   // depend on batch composition, thread count or the cache: a sentence always gets the same bits.

@@ -23,21 +23,21 @@ std::string CombinedEmbedder::model_hash() const {
 }
 
 Matrix CombinedEmbedder::Embed(const std::vector<std::string>& sentences) {
-  const Matrix x = first_.Embed(sentences);
   std::vector<size_t> all(sentences.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  return EmbedRows(sentences, x, all);
+  return EmbedRows(sentences, first_.Embed(sentences), all);
 }
 
-Matrix CombinedEmbedder::EmbedRows(const std::vector<std::string>& sentences,
-                                   const Matrix& first_rows,
+// The output is sized from dim() and filled one half at a time, each part freed before the next is
+// made: a scope holds the output and the larger part (the first's, lexical, 1,024 of 1,536
+// columns in a large hotel), not the output and both parts.
+Matrix CombinedEmbedder::EmbedRows(const std::vector<std::string>& sentences, Matrix first_rows,
                                    const std::vector<size_t>& second_rows) {
   const Eigen::Index n = static_cast<Eigen::Index>(sentences.size());
   if (first_rows.rows() != n) {
     throw EmbedError("CombinedEmbedder: an embedder returned the wrong number of rows");
   }
   if (n > 0 && second_rows.empty()) {
-    // The second half's width comes from the second embedder's rows.
     throw std::invalid_argument("CombinedEmbedder::EmbedRows: no row for the second embedder");
   }
   std::vector<std::string> chosen;
@@ -49,14 +49,16 @@ Matrix CombinedEmbedder::EmbedRows(const std::vector<std::string>& sentences,
     }
     chosen.push_back(sentences[second_rows[i]]);
   }
-  const Matrix y = second_.Embed(chosen);
-  if (y.rows() != static_cast<Eigen::Index>(chosen.size())) {
-    throw EmbedError("CombinedEmbedder: an embedder returned the wrong number of rows");
-  }
   const float wx = std::sqrt(options_.first_share);
   const float wy = std::sqrt(1.f - options_.first_share);
-  Matrix out = Matrix::Zero(n, first_rows.cols() + y.cols());
-  out.leftCols(first_rows.cols()) = wx * first_rows;
+  const Eigen::Index first_width = first_rows.cols();
+  Matrix out = Matrix::Zero(n, first_width + second_.dim());
+  out.leftCols(first_width) = wx * first_rows;
+  first_rows = Matrix();
+  const Matrix y = second_.Embed(chosen);
+  if (y.rows() != static_cast<Eigen::Index>(chosen.size()) || y.cols() != second_.dim()) {
+    throw EmbedError("CombinedEmbedder: an embedder returned the wrong number of rows or columns");
+  }
   for (size_t i = 0; i < second_rows.size(); ++i) {
     out.row(static_cast<Eigen::Index>(second_rows[i])).rightCols(y.cols()) =
         wy * y.row(static_cast<Eigen::Index>(i));

@@ -603,15 +603,8 @@ std::vector<StoredReview> SampleReviews(const std::vector<StoredReview>& reviews
 // combined embedder, 40 KB a sentence of a 7,650-sentence hotel with the lexical one), plus, with
 // USE-lite, what any scope holds while it runs (its workspace grows to ~32 MB, kept for reuse).
 size_t EstimatedScopeBytes(size_t sentences, const Embedder& embedder) {
-  const std::string name = embedder.name();
-  const bool use_lite = name != "lexical";
-  const size_t lexical_width = name == "use-lite"                 ? 0
-                               : sentences > kHugeScopeSentences  ? kHugeScopeLexicalDim
-                               : sentences > kLargeScopeSentences ? kLargeScopeLexicalDim
-                                                                  : LexicalOptions{}.dim;
-  const size_t width = lexical_width + (use_lite ? kUseLiteDim : 0);
-  const size_t per_scope = use_lite ? size_t{32} << 20 : 0;
-  return per_scope + sentences * width * sizeof(float) * 3;
+  const size_t per_scope = embedder.name() != "lexical" ? size_t{32} << 20 : 0;
+  return per_scope + sentences * static_cast<size_t>(embedder.dim()) * sizeof(float) * 3;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SummarizeScope: embed (with the seeds), score, select — for sentences already segmented.
 #include <algorithm>
+#include <utility>
 
 #include "revsum/combined.h"
 #include "revsum/summarize.h"
@@ -15,7 +16,7 @@ std::vector<size_t> FirstEmbedderLeaders(const std::vector<std::string>& texts, 
                                          CombinedEmbedder& combined,
                                          const std::vector<std::string>& batch, Matrix* S) {
   const Eigen::Index n = static_cast<Eigen::Index>(texts.size());
-  const Matrix X = combined.first().Embed(batch);
+  Matrix X = combined.first().Embed(batch);
   std::vector<HeadAnchor> anchors;
   if (batch.size() > texts.size()) anchors = BuildAnchors(seeds, X.bottomRows(X.rows() - n));
   const AttentionScorer scorer(options.scorer, std::move(anchors));
@@ -30,7 +31,7 @@ std::vector<size_t> FirstEmbedderLeaders(const std::vector<std::string>& texts, 
   std::sort(order.begin(), order.end());
   std::vector<size_t> rows = order;
   for (size_t i = texts.size(); i < batch.size(); ++i) rows.push_back(i);  // the seeds
-  *S = combined.EmbedRows(batch, X, rows);
+  *S = combined.EmbedRows(batch, std::move(X), rows);
   return order;
 }
 

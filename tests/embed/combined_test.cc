@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "revsum/combined.h"
 #include "revsum/lexical.h"
 #include "revsum/use_lite.h"
@@ -69,6 +71,48 @@ TEST(CombinedEmbedderTest, LexicalPlusUseLiteKeepsUnitRowsWhenLexicalSeesNothing
   // Rows without lexical features are exactly the USE-lite rows.
   EXPECT_NEAR(c.row(1).rightCols(kUseLiteDim).dot(y.row(1)), 1.f, 1e-5f);
   EXPECT_EQ(c.row(1).leftCols(4096).norm(), 0.f);
+}
+
+TEST(CombinedEmbedderTest, DimIsTheWidthOfEveryRowBeforeEmbedding) {
+  LexicalEmbedder first, second(Second());
+  CombinedEmbedder combined(first, second, CombinedOptions{0.8f});
+  EXPECT_EQ(first.dim(), 4096);
+  EXPECT_EQ(second.dim(), 512);
+  EXPECT_EQ(combined.dim(), 4096 + 512);
+  EXPECT_EQ(combined.Embed(kSentences).cols(), combined.dim());
+  EXPECT_EQ(combined.Embed({}).cols(), combined.dim());
+  UseLiteEmbedder* use_lite = testing::SharedUseLite();
+  ASSERT_NE(use_lite, nullptr);
+  EXPECT_EQ(use_lite->dim(), kUseLiteDim);
+  EXPECT_EQ(use_lite->Embed(kSentences).cols(), use_lite->dim());
+}
+
+// EmbedRows takes the first embedder's rows (moved in) and runs the second on the listed rows
+// only: with every row listed it is Embed; an unlisted row keeps its first half, renormalised.
+TEST(CombinedEmbedderTest, EmbedRowsRunsTheSecondOnTheListedRowsOnly) {
+  LexicalEmbedder first, second(Second());
+  CombinedEmbedder combined(first, second, CombinedOptions{0.8f});
+  const Matrix all = combined.Embed(kSentences);
+  EXPECT_EQ(combined.EmbedRows(kSentences, first.Embed(kSentences), {0, 1, 2, 3, 4}), all);
+  const Matrix x = first.Embed(kSentences);
+  const Matrix some = combined.EmbedRows(kSentences, x, {0, 2});
+  ASSERT_EQ(some.rows(), all.rows());
+  ASSERT_EQ(some.cols(), all.cols());
+  // The second embedder saw the listed rows alone (this one fits its IDF on what it is given).
+  const Matrix y = second.Embed({kSentences[0], kSentences[2]});
+  for (Eigen::Index k : {0, 1}) {
+    const Eigen::Index i = 2 * k;
+    EXPECT_NEAR(some.row(i).norm(), 1.f, 1e-5f) << i;
+    EXPECT_NEAR(some.row(i).leftCols(4096).dot(x.row(i)), std::sqrt(0.8f), 1e-5f) << i;
+    EXPECT_NEAR(some.row(i).rightCols(512).dot(y.row(k)), std::sqrt(0.2f), 1e-5f) << i;
+  }
+  for (Eigen::Index i : {1, 3, 4}) {
+    EXPECT_EQ(some.row(i).rightCols(512).norm(), 0.f) << i;
+    EXPECT_NEAR(some.row(i).leftCols(4096).dot(x.row(i)), 1.f, 1e-5f) << i;
+  }
+  EXPECT_THROW(combined.EmbedRows(kSentences, x, {2, 1}), std::invalid_argument);
+  EXPECT_THROW(combined.EmbedRows(kSentences, x, {}), std::invalid_argument);
+  EXPECT_THROW(combined.EmbedRows({"one"}, x, {0}), EmbedError);
 }
 
 TEST(CombinedEmbedderTest, NameAndHashNameBothParts) {
