@@ -95,7 +95,40 @@ class SparseClusterSpace {
     if (rows > 0) mean /= static_cast<float>(rows);
     out.um_ = out.U_ * mean.transpose();
     out.mm_ = mean.squaredNorm();
+    out.mean_ = std::move(mean);
     return out;
+  }
+
+  Eigen::Index cols() const { return U_.cols(); }
+
+  // Whether row i is zero in the cluster space (ClusterSpace's zero rows).
+  bool Empty(size_t row) const { return InverseNorm(row) == 0; }
+
+  // sum += x_i, the row's centred and normalised vector s_i (u_i - c m).
+  void AddTo(size_t row, Eigen::RowVectorXf& sum) const {
+    const float s = InverseNorm(row);
+    if (s == 0) return;
+    for (Eigen::SparseMatrix<float, Eigen::RowMajor>::InnerIterator it(
+             U_, static_cast<Eigen::Index>(row));
+         it; ++it) {
+      sum(it.col()) += s * it.value();
+    }
+    const float c = std::max(centre_, 0.0f);
+    if (c > 0) sum -= (s * c) * mean_;
+  }
+
+  // x_i . v.
+  float Dot(size_t row, const Eigen::RowVectorXf& v) const {
+    const float s = InverseNorm(row);
+    if (s == 0) return 0;
+    float uv = 0;
+    for (Eigen::SparseMatrix<float, Eigen::RowMajor>::InnerIterator it(
+             U_, static_cast<Eigen::Index>(row));
+         it; ++it) {
+      uv += it.value() * v(it.col());
+    }
+    const float c = std::max(centre_, 0.0f);
+    return s * (c > 0 ? uv - c * mean_.dot(v) : uv);
   }
 
   // The cluster-space Gram matrix of `rows` (rows of S).
@@ -191,6 +224,7 @@ class SparseClusterSpace {
   static constexpr Eigen::Index kMaxDensity = 8;
   Eigen::SparseMatrix<float, Eigen::RowMajor> U_;  // compressed (setFromTriplets)
   Eigen::VectorXf um_;
+  Eigen::RowVectorXf mean_;  // m
   float mm_ = 0, centre_ = 0;
 };
 
@@ -539,11 +573,12 @@ class PointFinder {
     } else if (from_gram) {
       X_ = RowSpaceCoordinates(ClusterSpaceGram(w_.gram, centre));
     } else {
-      X_ = ClusterSpace(*in_.embeddings, o_.cluster_columns, centre);
-      if (row_space) {
-        X_ = RowSpaceCoordinates((X_ * X_.transpose()).cast<double>());
-      } else {
-        sparse_ = SparseClusterSpace::Of(*in_.embeddings, o_.cluster_columns, centre);
+      // Sparse rows (lexical) are the space themselves: no dense n x 4,096 copy (40 % of a
+      // large hotel's peak with --embedder lexical).
+      if (!row_space) sparse_ = SparseClusterSpace::Of(*in_.embeddings, o_.cluster_columns, centre);
+      if (!sparse_) {
+        X_ = ClusterSpace(*in_.embeddings, o_.cluster_columns, centre);
+        if (row_space) X_ = RowSpaceCoordinates((X_ * X_.transpose()).cast<double>());
       }
     }
     cut_ = learned_ ? o_.learned_threshold : small_ ? o_.small_scope_threshold : o_.threshold;
@@ -591,22 +626,38 @@ class PointFinder {
   std::vector<std::vector<size_t>> Sides() const {
     std::vector<std::vector<size_t>> sides(3);
     for (size_t i = 0; i < n_; ++i) {
-      if (X_.row(static_cast<Eigen::Index>(i)).squaredNorm() == 0) continue;
+      if (EmptyRow(i)) continue;
       sides[static_cast<size_t>(side_[i] + 1)].push_back(i);
     }
     return sides;
   }
 
-  static Group MakeGroup(std::vector<size_t> members, const Matrix& X) {
-    Group g{std::move(members), Eigen::RowVectorXf::Zero(X.cols())};
-    for (size_t i : g.members) g.sum += X.row(static_cast<Eigen::Index>(i));
+  // The cluster space's rows, from X_ or from the sparse rows (sparse_, when X_ is not made).
+  Eigen::Index Width() const { return sparse_ ? sparse_->cols() : X_.cols(); }
+  bool EmptyRow(size_t i) const {
+    return sparse_ ? sparse_->Empty(i) : X_.row(static_cast<Eigen::Index>(i)).squaredNorm() == 0;
+  }
+  void AddRow(size_t i, Eigen::RowVectorXf& sum) const {
+    if (sparse_) {
+      sparse_->AddTo(i, sum);
+    } else {
+      sum += X_.row(static_cast<Eigen::Index>(i));
+    }
+  }
+  float RowDot(size_t i, const Eigen::RowVectorXf& v) const {
+    return sparse_ ? sparse_->Dot(i, v) : X_.row(static_cast<Eigen::Index>(i)).dot(v);
+  }
+
+  Group MakeGroup(std::vector<size_t> members) const {
+    Group g{std::move(members), Eigen::RowVectorXf::Zero(Width())};
+    for (size_t i : g.members) AddRow(i, g.sum);
     return g;
   }
 
   // The groups' member means, a row each: the dot product of two rows is the groups' average
   // linkage (their mean cosine over pairs of members).
   Matrix Means(const std::vector<Group>& groups) const {
-    Matrix means(static_cast<Eigen::Index>(groups.size()), X_.cols());
+    Matrix means(static_cast<Eigen::Index>(groups.size()), Width());
     for (size_t k = 0; k < groups.size(); ++k) {
       means.row(static_cast<Eigen::Index>(k)) =
           groups[k].sum / static_cast<float>(groups[k].members.size());
@@ -671,7 +722,7 @@ class PointFinder {
     std::vector<Group> groups;
     for (std::vector<size_t>& g : AverageLinkage(std::move(sim), cut_)) {
       for (size_t& k : g) k = sample[k];
-      groups.push_back(MakeGroup(std::move(g), X_));
+      groups.push_back(MakeGroup(std::move(g)));
     }
     return groups;
   }
@@ -761,7 +812,7 @@ class PointFinder {
     }
     for (Group& g : kept) {
       g.sum.setZero();
-      for (size_t i : g.members) g.sum += X_.row(static_cast<Eigen::Index>(i));
+      for (size_t i : g.members) AddRow(i, g.sum);
       groups_.push_back(std::move(g));
     }
   }
@@ -822,7 +873,7 @@ class PointFinder {
     Point p;
     const float norm = g.sum.norm();
     for (size_t i : g.members) {
-      const float sim = norm > 0 ? X_.row(static_cast<Eigen::Index>(i)).dot(g.sum) / norm : 0.0f;
+      const float sim = norm > 0 ? RowDot(i, g.sum) / norm : 0.0f;
       p.members.push_back({i, sim});
     }
     std::stable_sort(
@@ -854,10 +905,11 @@ class PointFinder {
   // In a small scope, members whose cosine to the face is below
   // small_scope_member_min_similarity leave the point.
   void DropFarMembers(Point& p) const {
-    const Eigen::RowVectorXf face = X_.row(static_cast<Eigen::Index>(p.representative));
+    Eigen::RowVectorXf face = Eigen::RowVectorXf::Zero(Width());
+    AddRow(p.representative, face);
     std::erase_if(p.members, [&](const PointMember& m) {
-      return m.index != p.representative && X_.row(static_cast<Eigen::Index>(m.index)).dot(face) <
-                                                o_.small_scope_member_min_similarity;
+      return m.index != p.representative &&
+             RowDot(m.index, face) < o_.small_scope_member_min_similarity;
     });
   }
 
@@ -957,8 +1009,8 @@ class PointFinder {
   const Weights& w_;
   const size_t n_;
   bool learned_ = false, small_ = false;
-  Matrix X_;
-  std::optional<SparseClusterSpace> sparse_;  // X_'s products from sparse rows (lexical)
+  Matrix X_;  // empty when sparse_ holds the space
+  std::optional<SparseClusterSpace> sparse_;  // the space as sparse rows (lexical)
   float cut_ = 0;
   std::vector<int> sign_;             // -1, 0, +1
   std::vector<size_t> sentences_of_;  // per review
