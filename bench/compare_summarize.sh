@@ -6,7 +6,10 @@
 #   bench/compare_summarize.sh BEFORE AFTER STORE.db [ROUNDS=3]
 # STORE.db: an ingested store without runs (e.g. `revsum ingest DUMP --db STORE.db`); it is not
 # modified. EMBEDDER (default lexical) picks the embedder. Copied binaries find their models
-# with REVSUM_MODELS_DIR.
+# with REVSUM_MODELS_DIR. BEFORE_THREADS and AFTER_THREADS override THREADS for one side: one
+# binary twice measures 2 threads against 1,
+#   BEFORE_THREADS=1 AFTER_THREADS=2 EMBEDDER=auto bench/compare_summarize.sh R R STORE.db 1
+# Each round also says whether the two runs stored the same points and summaries (md5 of rows).
 set -euo pipefail
 before=${1:?usage: bench/compare_summarize.sh BEFORE AFTER STORE.db [ROUNDS]}
 after=${2:?usage: bench/compare_summarize.sh BEFORE AFTER STORE.db [ROUNDS]}
@@ -20,13 +23,23 @@ for round in $(seq "$rounds"); do
     [ "$which" = after ] && bin=$after
     cp "$store" "$work/s.db"
     rm -f "$work/s.db-wal" "$work/s.db-shm"
+    threads=${THREADS:-2}
+    [ "$which" = before ] && threads=${BEFORE_THREADS:-$threads}
+    [ "$which" = after ] && threads=${AFTER_THREADS:-$threads}
     /usr/bin/time -f "%e %U %M" -o "$work/t" "$bin" summarize -q --db "$work/s.db" \
-      --embedder "${EMBEDDER:-lexical}" --threads "${THREADS:-2}" > /dev/null
+      --embedder "${EMBEDDER:-lexical}" --threads "$threads" > /dev/null
+    sqlite3 "$work/s.db" "SELECT product, idx, polarity, support, text FROM points ORDER BY 1, 2;
+      SELECT scope, subject, text FROM summaries ORDER BY 1, 2" | md5sum > "$work/$which.md5"
     read -r wall user rss < "$work/t"
     echo "$which $wall $user $rss" >> "$work/runs"
-    printf 'round %d %-6s %8.2f s wall %8.2f s user %6d MB\n' "$round" "$which" "$wall" "$user" \
-      "$((rss / 1024))"
+    printf 'round %d %-6s %8.2f s wall %8.2f s user %6d MB (--threads %s)\n' "$round" "$which" \
+      "$wall" "$user" "$((rss / 1024))" "$threads"
   done
+  if cmp -s "$work/before.md5" "$work/after.md5"; then
+    echo "round $round: the same points and summaries"
+  else
+    echo "round $round: different points or summaries"
+  fi
 done
 python3 - "$work/runs" <<'PY'
 import statistics, sys

@@ -166,7 +166,7 @@ void AddSummarizeOptions(CLI::App& sub, SummarizeFlags* flags) {
                  "lists only)")
       ->check(CLI::IsMember({"auto", "default", "none"}))
       ->capture_default_str();
-  AddThreadsOption(sub, &flags->threads, "products summarised in parallel");
+  AddThreadsOption(sub, &flags->threads, "threads: products summarised in parallel, one each");
   sub.add_option("--min-rating", flags->min_rating,
                  "only reviews rated at least this (reviews without a rating are left out)");
   sub.add_option("--max-rating", flags->max_rating,

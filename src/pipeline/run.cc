@@ -538,19 +538,22 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
   return out;
 }
 
-// While it lives, every Embed call of the run's USE-lite model uses `threads` threads, then one
-// again: for a scope that runs alone (MemoryBudget::Hold::alone), while no other worker embeds.
+// While it lives, every Embed call of the run's USE-lite model uses `threads` threads, then
+// `after` again: for a scope that runs alone (MemoryBudget::Hold::alone), while no other worker
+// embeds.
 class WidenedEncoder {
  public:
-  WidenedEncoder(SharedUseLite& use_lite, int threads) : use_lite_(use_lite) {
+  WidenedEncoder(SharedUseLite& use_lite, int threads, int after)
+      : use_lite_(use_lite), after_(after) {
     use_lite_.SetThreads(threads);
   }
-  ~WidenedEncoder() { use_lite_.SetThreads(1); }
+  ~WidenedEncoder() { use_lite_.SetThreads(after_); }
   WidenedEncoder(const WidenedEncoder&) = delete;
   WidenedEncoder& operator=(const WidenedEncoder&) = delete;
 
  private:
   SharedUseLite& use_lite_;
+  int after_;
 };
 
 struct ProductResult {
@@ -813,8 +816,12 @@ class StoreSummarizer {
                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     threads_ = std::min<int>(
         {threads_, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo_.size(), 1))});
-    // Parallel over products, not inside one.
-    shared_use_lite_->SetThreads(threads_ > 1 ? 1 : options_.use_lite.threads);
+    // Parallel over products, not inside one: a worker's encoder takes one thread. A single
+    // worker's takes the threads the run may use (--threads 1 is one core; 0, all cores).
+    encoder_threads_ = threads_ > 1           ? 1
+                       : options_.threads > 0 ? options_.threads
+                                              : options_.use_lite.threads;
+    shared_use_lite_->SetThreads(encoder_threads_);
     jobs_.emplace(static_cast<size_t>(threads_));
     results_.emplace(static_cast<size_t>(threads_) * 2);
     reply_rule_ = !summarize_.selector.skip_fragments ? nullptr
@@ -888,7 +895,8 @@ class StoreSummarizer {
     // encoder takes their threads as well (28 % of the TripAdvisor dump's sentences are in hotels
     // that run alone).
     std::optional<WidenedEncoder> widened;
-    if (hold.alone() && threads_ > 1) widened.emplace(*shared_use_lite_, threads_);
+    if (hold.alone() && threads_ > 1)
+      widened.emplace(*shared_use_lite_, threads_, encoder_threads_);
     ScopeSummary result =
         SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview, summarize_,
                        SeedsFor(texts), embedder);
@@ -1047,6 +1055,7 @@ class StoreSummarizer {
   std::optional<RunWriter> writer_;
   // Step 6.
   int threads_ = 1;
+  int encoder_threads_ = 1;  // of each Embed call outside WidenedEncoder
   std::optional<BoundedQueue<ProductJob>> jobs_;
   std::optional<BoundedQueue<ProductResult>> results_;
   std::mutex failure_mu_;

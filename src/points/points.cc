@@ -1009,7 +1009,7 @@ class PointFinder {
   const Weights& w_;
   const size_t n_;
   bool learned_ = false, small_ = false;
-  Matrix X_;  // empty when sparse_ holds the space
+  Matrix X_;                                  // empty when sparse_ holds the space
   std::optional<SparseClusterSpace> sparse_;  // the space as sparse rows (lexical)
   float cut_ = 0;
   std::vector<int> sign_;             // -1, 0, +1

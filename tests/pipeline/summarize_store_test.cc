@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -12,6 +13,7 @@
 #include "revsum/ingest.h"
 #include "revsum/points.h"
 #include "revsum/run.h"
+#include "revsum/use_lite.h"
 #include "support/paths.h"
 #include "support/query_db.h"
 #include "support/temp_dir.h"
@@ -99,6 +101,32 @@ TEST(SummarizeStoreTest, AProductRunningAloneTakesEveryEncoderThreadWithTheSameR
   EXPECT_GT(a.product_summaries, 2u);
   EXPECT_EQ(a.product_summaries, b.product_summaries);
   EXPECT_EQ(Fingerprint(*stores[0]), Fingerprint(*stores[1]));
+}
+
+// --threads is the run's cores: a single worker's encoder takes them (1 is one core), several
+// workers' take one each, and a product that runs alone gives back the encoder threads it widened.
+TEST(SummarizeStoreTest, TheThreadCountBoundsTheEncoderToo) {
+  TempDir dir;
+  auto store = ReviewStore::Open(dir / "threads.db");
+  IngestOptions ingest;
+  ingest.read.fields.product = "";
+  IngestFile(*store, kSamples + "/en_reviews.jsonl", ingest);
+  struct Case {
+    int threads;
+    size_t budget;
+  };
+  for (const Case c :
+       {Case{1, kSummarizeMemoryBudget}, Case{2, kSummarizeMemoryBudget}, Case{2, 1}}) {
+    RunOptions o;
+    o.embedder = EmbedderChoice::kAuto;
+    o.threads = c.threads;
+    o.memory_budget = c.budget;
+    o.incremental = false;
+    o.models.use_lite = std::make_shared<SharedUseLite>(Int8UseLite());
+    EXPECT_GT(SummarizeStore(*store, o).product_summaries, 2u);
+    const auto& model = dynamic_cast<const UseLiteEmbedder&>(o.models.use_lite->Get());
+    EXPECT_EQ(model.threads(), 1) << "--threads " << c.threads << ", budget " << c.budget;
+  }
 }
 
 TEST(SummarizeStoreTest, AnIncrementalRunReScoresOnlyTheProductsThatChanged) {
