@@ -26,6 +26,12 @@ class EmbedError : public Error {
 // Row-major so that a row (one sentence) is contiguous.
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// A rows x cols zero matrix, its memory advised for transparent huge pages (madvise
+// MADV_HUGEPAGE) when it spans a few of them: an embedding of a hotel's sentences is tens of MB,
+// freshly mapped per scope, and faulting it in 4 KiB pages (with the TLB shootdowns of a
+// two-thread process) took more system time than the lexical embedder's own work.
+Matrix ZeroMatrix(Eigen::Index rows, Eigen::Index cols);
+
 class Embedder {
  public:
   virtual ~Embedder() = default;

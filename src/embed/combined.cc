@@ -52,7 +52,7 @@ Matrix CombinedEmbedder::EmbedRows(const std::vector<std::string>& sentences, Ma
   const float wx = std::sqrt(options_.first_share);
   const float wy = std::sqrt(1.f - options_.first_share);
   const Eigen::Index first_width = first_rows.cols();
-  Matrix out = Matrix::Zero(n, first_width + second_.dim());
+  Matrix out = ZeroMatrix(n, first_width + second_.dim());
   out.leftCols(first_width) = wx * first_rows;
   first_rows = Matrix();
   const Matrix y = second_.Embed(chosen);

@@ -185,7 +185,7 @@ Matrix LexicalEmbedder::Embed(const std::vector<std::string>& sentences) {
   const double docs =
       corpus_docs_ == 0 ? static_cast<double>(n) : static_cast<double>(corpus_docs_);
 
-  Matrix E = Matrix::Zero(n, options_.dim);
+  Matrix E = ZeroMatrix(n, options_.dim);
   for (Eigen::Index i = 0; i < n; ++i) {
     for (const TermCount& term : *terms[static_cast<size_t>(i)]) {
       const double d = document_frequency(term.feature);

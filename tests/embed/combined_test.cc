@@ -115,6 +115,17 @@ TEST(CombinedEmbedderTest, EmbedRowsRunsTheSecondOnTheListedRowsOnly) {
   EXPECT_THROW(combined.EmbedRows({"one"}, x, {0}), EmbedError);
 }
 
+// The embedders' output matrices: zero at every size, including those advised for huge pages.
+TEST(ZeroMatrixTest, IsZeroAtEverySize) {
+  for (const auto& [rows, cols] :
+       {std::pair<Eigen::Index, Eigen::Index>{0, 0}, {3, 4}, {2048, 1024}, {4097, 1031}}) {
+    const Matrix m = ZeroMatrix(rows, cols);
+    ASSERT_EQ(m.rows(), rows);
+    ASSERT_EQ(m.cols(), cols);
+    EXPECT_TRUE((m.array() == 0.f).all()) << rows << " x " << cols;
+  }
+}
+
 TEST(CombinedEmbedderTest, NameAndHashNameBothParts) {
   LexicalEmbedder first, second(Second());
   CombinedEmbedder combined(first, second, CombinedOptions{0.8f});
