@@ -9,7 +9,8 @@
 # with REVSUM_MODELS_DIR. BEFORE_THREADS and AFTER_THREADS override THREADS for one side: one
 # binary twice measures 2 threads against 1,
 #   BEFORE_THREADS=1 AFTER_THREADS=2 EMBEDDER=auto bench/compare_summarize.sh R R STORE.db 1
-# Each round also says whether the two runs stored the same points and summaries (md5 of rows).
+# Each round also says whether the two runs stored the same points (with their members) and
+# summaries (with their sentence ids): md5 of those rows.
 set -euo pipefail
 before=${1:?usage: bench/compare_summarize.sh BEFORE AFTER STORE.db [ROUNDS]}
 after=${2:?usage: bench/compare_summarize.sh BEFORE AFTER STORE.db [ROUNDS]}
@@ -29,7 +30,9 @@ for round in $(seq "$rounds"); do
     /usr/bin/time -f "%e %U %M" -o "$work/t" "$bin" summarize -q --db "$work/s.db" \
       --embedder "${EMBEDDER:-lexical}" --threads "$threads" > /dev/null
     sqlite3 "$work/s.db" "SELECT product, idx, polarity, support, text FROM points ORDER BY 1, 2;
-      SELECT scope, subject, text FROM summaries ORDER BY 1, 2" | md5sum > "$work/$which.md5"
+      SELECT p.product, p.idx, m.sentence_id FROM point_members m JOIN points p ON p.id = m.point_id
+      ORDER BY 1, 2, 3; SELECT scope, subject, text, sentence_ids FROM summaries ORDER BY 1, 2" |
+      md5sum >"$work/$which.md5"
     read -r wall user rss < "$work/t"
     echo "$which $wall $user $rss" >> "$work/runs"
     printf 'round %d %-6s %8.2f s wall %8.2f s user %6d MB (--threads %s)\n' "$round" "$which" \

@@ -188,9 +188,10 @@ struct RunOptions {
   // for the others). Empty: summarize.seeds_path for every scope.
   std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");
   // Products summarised in parallel; 0 = one per core; at most kMaxRunThreads. Also the threads
-  // the run computes with: each worker's USE-lite encoder takes one, a scope that runs alone (or
-  // the only worker) takes them all, so 1 is one core. Results are identical whatever the count
-  // (each product depends only on its own reviews; results are written in product order).
+  // the run computes with: each worker's USE-lite encoder takes one and a scope that runs alone
+  // one per worker; a run with one worker (one thread, or one product) gives its encoder all of
+  // them, so 1 is one core. Results are identical whatever the count (each product depends only
+  // on its own reviews; results are written in product order).
   int threads = 0;
   // Re-score only the products with reviews newer than the last finished run with the same key
   // and keep that run's other results; false = recompute everything.

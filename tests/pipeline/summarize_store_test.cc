@@ -127,6 +127,16 @@ TEST(SummarizeStoreTest, TheThreadCountBoundsTheEncoderToo) {
     const auto& model = dynamic_cast<const UseLiteEmbedder&>(o.models.use_lite->Get());
     EXPECT_EQ(model.threads(), 1) << "--threads " << c.threads << ", budget " << c.budget;
   }
+  // One product: its worker's encoder takes every thread the run may use.
+  RunOptions one;
+  one.embedder = EmbedderChoice::kAuto;
+  one.threads = 3;
+  one.incremental = false;
+  one.products = {testing::QueryOne<std::string>(
+      dir / "threads.db", "SELECT key FROM products ORDER BY key LIMIT 1", std::string())};
+  one.models.use_lite = std::make_shared<SharedUseLite>(Int8UseLite());
+  EXPECT_EQ(SummarizeStore(*store, one).product_summaries, 1u);
+  EXPECT_EQ(dynamic_cast<const UseLiteEmbedder&>(one.models.use_lite->Get()).threads(), 3);
 }
 
 TEST(SummarizeStoreTest, AnIncrementalRunReScoresOnlyTheProductsThatChanged) {

@@ -787,6 +787,34 @@ TEST(ComputePoints, SparseRowsGiveThePointsOfTheirDenseTurn) {
   }
 }
 
+// Sentences without features (all-zero rows, as the lexical embedder gives emoji) join no point,
+// in the sparse space as in the dense one.
+TEST(ComputePoints, ZeroSparseRowsJoinNoPointAsInTheirDenseTurn) {
+  std::vector<std::string> texts;
+  PointsInput in;
+  Matrix sparse = SparseTopicRows(&texts, &in);
+  for (const Eigen::Index zero : {7, 130, 201}) sparse.row(zero).setZero();
+  const Matrix dense = DenseTurnOf(sparse);
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
+  in.texts = &texts;
+  in.review_count = static_cast<size_t>(kTopicRows);
+  in.weights = &w;
+  in.embeddings = &sparse;
+  const std::vector<Point> a = ComputePoints(in, TestLexicon(), PointsOptions{});
+  in.embeddings = &dense;
+  const std::vector<Point> b = ComputePoints(in, TestLexicon(), PointsOptions{});
+  ASSERT_GE(a.size(), 3u);
+  EXPECT_EQ(a[0].support, 119u);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    ExpectSameMembersOfSparseAndDense(a[k], b[k]);
+    for (const PointMember& m : a[k].members) {
+      EXPECT_TRUE(m.index != 7 && m.index != 130 && m.index != 201) << m.index;
+    }
+  }
+}
+
 // The same with sides and a sample: the sparse rows' linkages between groups (an unsigned group
 // folded into the praise of its topic, step 5) and of the rows outside the sample (step 7) are
 // those of the dense rows. Topic 1 is half praise, half unsigned; topic 2 complaint.
