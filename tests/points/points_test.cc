@@ -10,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace revsum {
@@ -759,6 +760,23 @@ void ExpectSameMembersOfSparseAndDense(const Point& a, const Point& b) {
   }
 }
 
+// The points of `sparse` and of its dense turn (DenseTurnOf) from the same input, every sentence
+// its own review with the same weight: {sparse, dense}.
+std::pair<std::vector<Point>, std::vector<Point>> PointsOfSparseAndDenseTurn(
+    const Matrix& sparse, const std::vector<std::string>& texts, PointsInput in,
+    const PointsOptions& o) {
+  const Matrix dense = DenseTurnOf(sparse);
+  Weights w;
+  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
+  in.texts = &texts;
+  in.review_count = static_cast<size_t>(kTopicRows);
+  in.weights = &w;
+  in.embeddings = &sparse;
+  std::vector<Point> a = ComputePoints(in, TestLexicon(), o);
+  in.embeddings = &dense;
+  return {std::move(a), ComputePoints(in, TestLexicon(), o)};
+}
+
 // A sparse embedding (hashed word features, as the lexical embedder's) is clustered from its sparse
 // rows; the same rows turned by an orthonormal map are dense and take the dense product. Both
 // must give the same points (240 sentences: too many for the row space).
@@ -766,17 +784,7 @@ TEST(ComputePoints, SparseRowsGiveThePointsOfTheirDenseTurn) {
   std::vector<std::string> texts;
   PointsInput in;
   const Matrix sparse = SparseTopicRows(&texts, &in);
-  const Matrix dense = DenseTurnOf(sparse);
-  Weights w;
-  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
-  in.texts = &texts;
-  in.review_count = static_cast<size_t>(kTopicRows);
-  in.weights = &w;
-  const PointsOptions o;
-  in.embeddings = &sparse;
-  const std::vector<Point> a = ComputePoints(in, TestLexicon(), o);
-  in.embeddings = &dense;
-  const std::vector<Point> b = ComputePoints(in, TestLexicon(), o);
+  const auto [a, b] = PointsOfSparseAndDenseTurn(sparse, texts, in, PointsOptions{});
   ASSERT_GE(a.size(), 3u);
   EXPECT_EQ(a[0].support, 120u);
   ASSERT_EQ(a.size(), b.size());
@@ -794,16 +802,7 @@ TEST(ComputePoints, ZeroSparseRowsJoinNoPointAsInTheirDenseTurn) {
   PointsInput in;
   Matrix sparse = SparseTopicRows(&texts, &in);
   for (const Eigen::Index zero : {7, 130, 201}) sparse.row(zero).setZero();
-  const Matrix dense = DenseTurnOf(sparse);
-  Weights w;
-  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
-  in.texts = &texts;
-  in.review_count = static_cast<size_t>(kTopicRows);
-  in.weights = &w;
-  in.embeddings = &sparse;
-  const std::vector<Point> a = ComputePoints(in, TestLexicon(), PointsOptions{});
-  in.embeddings = &dense;
-  const std::vector<Point> b = ComputePoints(in, TestLexicon(), PointsOptions{});
+  const auto [a, b] = PointsOfSparseAndDenseTurn(sparse, texts, in, PointsOptions{});
   ASSERT_GE(a.size(), 3u);
   EXPECT_EQ(a[0].support, 119u);
   ASSERT_EQ(a.size(), b.size());
@@ -822,22 +821,13 @@ TEST(ComputePoints, SparseRowsLinkGroupsAsTheirDenseTurn) {
   std::vector<std::string> texts;
   PointsInput in;
   const Matrix sparse = SparseTopicRows(&texts, &in);
-  const Matrix dense = DenseTurnOf(sparse);
   for (Eigen::Index i = 0; i < kTopicRows; ++i) {
     const bool praise = i >= 120 && i < 180 && i % 2 == 0;
     in.opinions.push_back(praise ? 1.0f : i >= 180 && i < 220 ? -1.0f : 0.0f);
   }
-  Weights w;
-  w.final = Eigen::VectorXf::Constant(kTopicRows, 1.0f / static_cast<float>(kTopicRows));
-  in.texts = &texts;
-  in.review_count = static_cast<size_t>(kTopicRows);
-  in.weights = &w;
   PointsOptions o;
   o.max_cluster_sentences = 50;  // the unsigned side's 170 sentences: 120 join after the sample
-  in.embeddings = &sparse;
-  const std::vector<Point> a = ComputePoints(in, TestLexicon(), o);
-  in.embeddings = &dense;
-  const std::vector<Point> b = ComputePoints(in, TestLexicon(), o);
+  const auto [a, b] = PointsOfSparseAndDenseTurn(sparse, texts, in, o);
   auto praise_of_topic_1 = [](const std::vector<Point>& points) {
     for (const Point& p : points) {
       if (p.polarity == Polarity::kPraise) return p.support;
