@@ -601,10 +601,11 @@ std::vector<StoredReview> SampleReviews(const std::vector<StoredReview>& reviews
 }
 
 // What embedding and scoring `sentences` sentences with `embedder` (EmbedderPool::For's for
-// them) holds at its peak, estimated: the embedding matrix, about three times over (its parts, the
-// combined copy and the points' working copy: 61-69 MB measured per 1,100-sentence hotel with the
-// combined embedder, 40 KB a sentence of a 7,650-sentence hotel with the lexical one), plus, with
-// USE-lite, what any scope holds while it runs (its workspace grows to ~32 MB, kept for reuse).
+// them) holds at its peak, estimated: the embedding matrix three times over, plus, with USE-lite,
+// what any scope holds while it runs (its workspace grows to ~32 MB, kept for reuse). Three was
+// measured when a scope held both combined parts beside the output and the points a dense copy;
+// since 1d6f62c and 287cfa9 it is conservative (the largest hotel alone: 754 -> 615 MB with the
+// default embedder), and the whole TripAdvisor dump's peak (939 MB) was measured with it.
 size_t EstimatedScopeBytes(size_t sentences, const Embedder& embedder) {
   const size_t per_scope = embedder.name() != "lexical" ? size_t{32} << 20 : 0;
   return per_scope + sentences * static_cast<size_t>(embedder.dim()) * sizeof(float) * 3;
