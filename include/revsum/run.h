@@ -68,9 +68,12 @@ class SharedUseLite {
   // missing or damaged; a later call tries again.
   Embedder& Get();
   // The threads each Embed call uses (UseLiteOptions::threads), whether loaded yet or not: a run
-  // with several workers gives each call one, and all of them to a scope that runs alone.
+  // with several workers gives each call one, and the workers that wait lend theirs (HelpOnce).
   // Thread-safe: an Embed call already running keeps the threads it started with.
   void SetThreads(int threads);
+  // Runs one batch of an Embed call in progress on this thread, if the model is loaded and has
+  // one (UseLiteEmbedder::HelpOnce); whether it did. Thread-safe.
+  bool HelpOnce();
 
  private:
   UseLiteOptions options_;
@@ -188,9 +191,10 @@ struct RunOptions {
   // for the others). Empty: summarize.seeds_path for every scope.
   std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");
   // Products summarised in parallel; 0 = one per core; at most kMaxRunThreads. Also the threads
-  // the run computes with: each worker's USE-lite encoder takes one and a scope that runs alone
-  // one per worker; a run with one worker (one thread, or one product) gives its encoder all of
-  // them, so 1 is one core. Results are identical whatever the count (each product depends only
+  // the run computes with: each worker's USE-lite encoder takes one, and a worker waiting for the
+  // memory budget (behind a big product, or one that runs alone) or done with its products runs
+  // the batches of the others' encoders meanwhile; a run with one worker (one thread, or one
+  // product) gives its encoder all of them, so 1 is one core. Results are identical whatever the count (each product depends only
   // on its own reviews; results are written in product order).
   int threads = 0;
   // Re-score only the products with reviews newer than the last finished run with the same key

@@ -121,6 +121,14 @@ class UseLiteEmbedder : public Embedder {
 
   UseLiteCacheStats cache_stats() const;
 
+  // Runs one batch of an Embed (or EmbedTokenIds) call that another thread has in progress, if
+  // there is one, and returns whether it did: a thread with nothing else to do (a summarize
+  // worker waiting for the memory budget) lends its core to the encoder. The batch is written
+  // where that call's own threads would have written it, the same bits (a batch's rows do not
+  // depend on the thread that runs them); an exception it throws is rethrown by that call.
+  // Thread-safe.
+  bool HelpOnce();
+
   // The threads Embed() uses (options.threads resolved).
   int threads() const;
   // Changes them (as UseLiteOptions::threads: 0 = one per hardware thread); results do not depend

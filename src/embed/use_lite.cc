@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <functional>
 #include <cstdlib>
 #include <filesystem>
 #include <list>
@@ -91,6 +94,61 @@ struct UseLiteEmbedder::Impl {
   std::mutex workspace_mu;
   std::vector<use_lite::WorkspacePtr> workspaces;  // idle workspaces, reused across calls
 
+  // The batches of a Run call, open to other threads (HelpOnce) while it runs.
+  struct Job {
+    const std::function<void(int64_t)>* batch = nullptr;  // runs batch k
+    int64_t count = 0;
+    std::atomic<int64_t> next{0};  // the next batch to take; >= count: none left
+    int helpers = 0;               // threads of other callers running one of its batches
+    std::exception_ptr error;      // the first a helper's batch threw
+  };
+  std::mutex jobs_mu;
+  std::condition_variable helper_done;
+  std::vector<Job*> jobs;  // Run calls in progress with batches to share
+
+  // Takes the batches of `job` until none is left; the first that throws ends the job.
+  static void Drain(Job& job) {
+    for (int64_t k; (k = job.next.fetch_add(1)) < job.count;) {
+      try {
+        (*job.batch)(k);
+      } catch (...) {
+        job.next = job.count;
+        throw;
+      }
+    }
+  }
+
+  // Runs one batch of a job in progress, if any (UseLiteEmbedder::HelpOnce).
+  bool HelpOnce() {
+    Job* job = nullptr;
+    int64_t k = 0;
+    {
+      std::lock_guard<std::mutex> lock(jobs_mu);
+      for (Job* j : jobs) {
+        if ((k = j->next.fetch_add(1)) < j->count) {
+          job = j;
+          ++job->helpers;
+          break;
+        }
+      }
+    }
+    if (!job) return false;
+    std::exception_ptr error;
+    try {
+      (*job->batch)(k);
+    } catch (...) {
+      error = std::current_exception();
+      job->next = job->count;
+    }
+    {
+      std::lock_guard<std::mutex> lock(jobs_mu);
+      if (error && !job->error) job->error = error;
+      --job->helpers;
+    }
+    helper_done.notify_all();
+    return true;
+  }
+
   explicit Impl(const UseLiteOptions& o) : options(o), cache(o.cache_entries) {}
 
   use_lite::WorkspacePtr TakeWorkspace() {
@@ -134,7 +192,7 @@ struct UseLiteEmbedder::Impl {
       batches.emplace_back(begin, end);
       begin = end;
     }
-    ParallelFor(static_cast<int64_t>(batches.size()), workers, "embedding", [&](int64_t k) {
+    const std::function<void(int64_t)> batch = [&](int64_t k) {
       std::vector<const std::vector<int>*> batch_ids;
       std::vector<int64_t> batch_rows;
       for (size_t j = batches[k].first; j < batches[k].second; ++j) {
@@ -144,7 +202,33 @@ struct UseLiteEmbedder::Impl {
       use_lite::WorkspacePtr ws = TakeWorkspace();
       encoder->Forward(batch_ids, *ws, out, batch_rows);
       ReturnWorkspace(std::move(ws));
-    });
+    };
+    // The batches go to this call's threads and to any thread that helps (HelpOnce); a batch
+    // gives the same rows wherever it runs.
+    Job job;
+    job.batch = &batch;
+    job.count = static_cast<int64_t>(batches.size());
+    const bool shared = job.count > 1;
+    if (shared) {
+      std::lock_guard<std::mutex> lock(jobs_mu);
+      jobs.push_back(&job);
+    }
+    std::exception_ptr error;
+    try {
+      ParallelFor(std::min<int64_t>(workers, job.count), workers, "embedding",
+                  [&](int64_t) { Drain(job); });
+    } catch (...) {
+      error = std::current_exception();
+      job.next = job.count;
+    }
+    if (shared) {
+      // The job leaves the list, then its helpers finish the batches they took (they write `out`).
+      std::unique_lock<std::mutex> lock(jobs_mu);
+      jobs.erase(std::find(jobs.begin(), jobs.end(), &job));
+      helper_done.wait(lock, [&] { return job.helpers == 0; });
+      if (!error) error = job.error;
+    }
+    if (error) std::rethrow_exception(error);
   }
 };
 
@@ -198,6 +282,8 @@ void UseLiteEmbedder::set_threads(int threads) {
 }
 
 UseLiteCacheStats UseLiteEmbedder::cache_stats() const { return impl_->cache.Stats(); }
+
+bool UseLiteEmbedder::HelpOnce() { return impl_->HelpOnce(); }
 
 std::vector<int> UseLiteEmbedder::TokenizeOne(const std::string& sentence) const {
   return impl_->tokenizer->Encode(sentence);

@@ -2,8 +2,10 @@
 // hold at most about that much, whatever the thread count; private to the pipeline stage.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 
 namespace revsum::pipeline_internal {
@@ -12,15 +14,31 @@ namespace revsum::pipeline_internal {
 // waits forever as long as every holder finishes.
 class MemoryBudget {
  public:
+  // How often a holder that waits with nothing to help looks for help again.
+  static constexpr std::chrono::milliseconds kHelpPoll{5};
+
   explicit MemoryBudget(size_t bytes) : capacity_(bytes) {}
 
   // Holds `bytes` of the budget for its lifetime.
   class Hold {
    public:
-    Hold(MemoryBudget& budget, size_t bytes) : budget_(budget), bytes_(bytes) {
+    // While it waits, `help` (may be empty) is called outside the lock again and again: it does
+    // a piece of someone else's work and returns whether there was one; when there was none, the
+    // wait rechecks every kHelpPoll.
+    Hold(MemoryBudget& budget, size_t bytes, const std::function<bool()>& help = nullptr)
+        : budget_(budget), bytes_(bytes) {
       std::unique_lock lock(budget_.mu_);
-      budget_.freed_.wait(
-          lock, [&] { return budget_.used_ == 0 || budget_.used_ + bytes_ <= budget_.capacity_; });
+      auto fits = [&] { return budget_.used_ == 0 || budget_.used_ + bytes_ <= budget_.capacity_; };
+      while (!fits()) {
+        if (!help) {
+          budget_.freed_.wait(lock, fits);
+          break;
+        }
+        lock.unlock();
+        const bool helped = help();
+        lock.lock();
+        if (!helped) budget_.freed_.wait_for(lock, kHelpPoll, fits);
+      }
       budget_.used_ += bytes_;
     }
     ~Hold() {

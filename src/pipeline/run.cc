@@ -3,6 +3,7 @@
 #include "revsum/json.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -71,6 +72,15 @@ Embedder& SharedUseLite::Get() {
   std::lock_guard lock(mu_);
   if (!model_) model_ = UseLiteEmbedder::Load(options_);
   return *model_;
+}
+
+bool SharedUseLite::HelpOnce() {
+  UseLiteEmbedder* model = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    model = model_.get();
+  }
+  return model && model->HelpOnce();
 }
 
 void SharedUseLite::SetThreads(int threads) {
@@ -538,24 +548,6 @@ std::vector<StoredPoint> ProductPoints(const std::vector<StoredReview>& reviews,
   return out;
 }
 
-// While it lives, every Embed call of the run's USE-lite model uses `threads` threads, then
-// `after` again: for a scope that runs alone (MemoryBudget::Hold::alone), while no other worker
-// embeds.
-class WidenedEncoder {
- public:
-  WidenedEncoder(SharedUseLite& use_lite, int threads, int after)
-      : use_lite_(use_lite), after_(after) {
-    use_lite_.SetThreads(threads);
-  }
-  ~WidenedEncoder() { use_lite_.SetThreads(after_); }
-  WidenedEncoder(const WidenedEncoder&) = delete;
-  WidenedEncoder& operator=(const WidenedEncoder&) = delete;
-
- private:
-  SharedUseLite& use_lite_;
-  int after_;
-};
-
 struct ProductResult {
   size_t seq = 0;
   bool sampled = false;  // summarised from SampleReviews
@@ -848,6 +840,7 @@ class StoreSummarizer {
 
   // A worker: products from jobs_ to results_ until the queue closes or the run fails.
   void WorkerLoop() {
+    ++busy_workers_;
     try {
       EmbedderPool pool(options_.embedder, shared_use_lite_);
       const CostFunction worker_cost = unit_ == "words" ? BudgetWordCost() : cost_;
@@ -871,6 +864,16 @@ class StoreSummarizer {
     } catch (...) {
       Fail(std::current_exception());
     }
+    --busy_workers_;
+    HelpTheOthers();
+  }
+
+  // A worker with no product left lends its core to the encoders of the workers still busy (the
+  // run's last products), until none is.
+  void HelpTheOthers() {
+    while (busy_workers_.load() > 0) {
+      if (!shared_use_lite_->HelpOnce()) std::this_thread::sleep_for(MemoryBudget::kHelpPoll);
+    }
   }
 
   // One scope of a product (`only` null) or of one review: embed, score, select, the sentences'
@@ -891,13 +894,11 @@ class StoreSummarizer {
     }
     if (texts.empty()) return;
     Embedder& embedder = pool.For(texts);
-    const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size(), embedder));
-    // A scope above the whole budget runs alone: the other workers wait for the budget, so its
-    // encoder takes their threads as well (28 % of the TripAdvisor dump's sentences are in hotels
-    // that run alone).
-    std::optional<WidenedEncoder> widened;
-    if (hold.alone() && threads_ > 1)
-      widened.emplace(*shared_use_lite_, threads_, encoder_threads_);
+    // While a worker waits for the budget, it runs batches of the encoders that hold it: a scope
+    // that holds most of the budget (or all of it, running alone: 28 % of the TripAdvisor dump's
+    // sentences are in such hotels) gets the waiting workers' cores as well.
+    const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size(), embedder),
+                                  [this] { return shared_use_lite_->HelpOnce(); });
     ScopeSummary result =
         SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview, summarize_,
                        SeedsFor(texts), embedder);
@@ -1056,7 +1057,8 @@ class StoreSummarizer {
   std::optional<RunWriter> writer_;
   // Step 6.
   int threads_ = 1;
-  int encoder_threads_ = 1;  // of each Embed call outside WidenedEncoder
+  int encoder_threads_ = 1;  // of each Embed call
+  std::atomic<int> busy_workers_{0};  // workers started and still taking products
   std::optional<BoundedQueue<ProductJob>> jobs_;
   std::optional<BoundedQueue<ProductResult>> results_;
   std::mutex failure_mu_;

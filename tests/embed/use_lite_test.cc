@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -240,6 +241,40 @@ TEST(UseLite, ConcurrentCallsGetTheSameBits) {
   for (int k = 0; k < 3; ++k) {
     for (size_t i = 0; i < texts.size(); ++i) EXPECT_TRUE(SameBits(expected, i, got[k], i)) << k;
   }
+}
+
+// A thread with nothing to do runs batches of another thread's Embed call (HelpOnce): the rows
+// it writes are the bits that call's own thread computes.
+TEST(UseLite, AHelperThreadRunsBatchesOfAnotherCallWithTheSameBits) {
+  UseLiteOptions options;
+  options.threads = 1;
+  options.cache_entries = 0;  // every call computes every row
+  std::unique_ptr<UseLiteEmbedder> model;
+  try {
+    model = UseLiteEmbedder::Load(options);
+  } catch (const UseLiteError& e) {
+    FAIL() << e.what();
+  }
+  EXPECT_FALSE(model->HelpOnce());  // no call in progress
+  std::vector<std::string> texts;
+  for (const auto& r : EmbeddingFixtures()) texts.push_back(r.text);
+  for (int i = 0; i < 600; ++i) {
+    texts.push_back("Review " + std::to_string(i) + ": the lid of kettle number " +
+                    std::to_string(i * 7 % 13) + " cracked after " + std::to_string(i % 9 + 2) +
+                    " weeks, but the base still heats water quickly.");
+  }
+  const Matrix alone = model->Embed(texts);
+  std::atomic<bool> done{false};
+  int helped = 0;
+  std::thread helper([&] {
+    while (!done) helped += model->HelpOnce();
+  });
+  const Matrix with_help = model->Embed(texts);
+  done = true;
+  helper.join();
+  EXPECT_GT(helped, 0);
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_TRUE(SameBits(alone, i, with_help, i)) << i;
+  EXPECT_FALSE(model->HelpOnce());
 }
 
 TEST(UseLite, SentencesLongerThan128TokensKeepTheirFirst128) {

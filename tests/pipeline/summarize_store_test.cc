@@ -79,9 +79,9 @@ TEST(SummarizeStoreTest, ResultsAreIdenticalWhateverTheThreadCount) {
   EXPECT_EQ(Fingerprint(*one), Fingerprint(*three));
 }
 
-// A product above the memory budget runs alone and its USE-lite encoder takes every thread of the
-// run: the same results as one thread (a budget of one byte makes every product run alone).
-TEST(SummarizeStoreTest, AProductRunningAloneTakesEveryEncoderThreadWithTheSameResults) {
+// A product above the memory budget runs alone and the waiting workers run batches of its USE-lite
+// encoder: the same results as one thread (a budget of one byte makes every product run alone).
+TEST(SummarizeStoreTest, AProductRunningAloneIsHelpedByTheWaitingWorkerThreadsWithTheSameResults) {
   TempDir dir;
   std::unique_ptr<ReviewStore> stores[2];
   for (int k = 0; k < 2; ++k) {
@@ -104,7 +104,7 @@ TEST(SummarizeStoreTest, AProductRunningAloneTakesEveryEncoderThreadWithTheSameR
 }
 
 // --threads is the run's cores: a single worker's encoder takes them (1 is one core), several
-// workers' take one each, and a product that runs alone gives back the encoder threads it widened.
+// workers' take one each, also when products run alone (the waiting workers help instead).
 TEST(SummarizeStoreTest, TheThreadCountBoundsTheEncoderToo) {
   TempDir dir;
   auto store = ReviewStore::Open(dir / "threads.db");
