@@ -194,8 +194,8 @@ struct RunOptions {
   // the run computes with: each worker's USE-lite encoder takes one, and a worker waiting for the
   // memory budget (behind a big product, or one that runs alone) or done with its products runs
   // the batches of the others' encoders meanwhile; a run with one worker (one thread, or one
-  // product) gives its encoder all of them, so 1 is one core. Results are identical whatever the count (each product depends only
-  // on its own reviews; results are written in product order).
+  // product) gives its encoder all of them, so 1 is one core. Results are identical whatever the
+  // count (each product depends only on its own reviews; results are written in product order).
   int threads = 0;
   // Re-score only the products with reviews newer than the last finished run with the same key
   // and keep that run's other results; false = recompute everything.

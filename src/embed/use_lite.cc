@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <exception>
-#include <functional>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <list>
 #include <mutex>
 #include <stdexcept>

@@ -1057,7 +1057,7 @@ class StoreSummarizer {
   std::optional<RunWriter> writer_;
   // Step 6.
   int threads_ = 1;
-  int encoder_threads_ = 1;  // of each Embed call
+  int encoder_threads_ = 1;           // of each Embed call
   std::atomic<int> busy_workers_{0};  // workers started and still taking products
   std::optional<BoundedQueue<ProductJob>> jobs_;
   std::optional<BoundedQueue<ProductResult>> results_;
