@@ -157,7 +157,8 @@ struct RunModels {
 
 struct RunOptions {
   // What the products being embedded and scored at once may hold together (see
-  // kSummarizeMemoryBudget). A product above it runs alone, and its encoder takes every thread.
+  // kSummarizeMemoryBudget). A product above it runs alone, and the workers that wait run batches
+  // of its encoder.
   size_t memory_budget = kSummarizeMemoryBudget;
   // Which scopes to summarise.
   bool review_scope = false;
@@ -191,9 +192,9 @@ struct RunOptions {
   // for the others). Empty: summarize.seeds_path for every scope.
   std::string cjk_seeds_path = DefaultSeedsPath("zh.txt");
   // Products summarised in parallel; 0 = one per core; at most kMaxRunThreads. Also the threads
-  // the run computes with: each worker's USE-lite encoder takes one, and a worker waiting for the
-  // memory budget (behind a big product, or one that runs alone) or done with its products runs
-  // the batches of the others' encoders meanwhile; a run with one worker (one thread, or one
+  // the run computes with: each worker's USE-lite encoder takes one, and a worker with no product
+  // to start (waiting for the memory budget or for the next product, or done with its products)
+  // runs batches of the others' encoder calls meanwhile; a run with one worker (one thread, or one
   // product) gives its encoder all of them, so 1 is one core. Results are identical whatever the
   // count (each product depends only on its own reviews; results are written in product order).
   int threads = 0;

@@ -125,9 +125,11 @@ class UseLiteEmbedder : public Embedder {
   // there is one, and returns whether it did: a thread with nothing else to do (a summarize
   // worker waiting for the memory budget) lends its core to the encoder. The batch is written
   // where that call's own threads would have written it, the same bits (a batch's rows do not
-  // depend on the thread that runs them); an exception it throws is rethrown by that call.
-  // Thread-safe.
+  // depend on the thread that runs them); an exception it throws ends that call's batches and is
+  // rethrown by it (unless the call's own threads threw first). Thread-safe.
   bool HelpOnce();
+  // How many batches HelpOnce has run on this model.
+  uint64_t batches_helped() const;
 
   // The threads Embed() uses (options.threads resolved).
   int threads() const;

@@ -105,6 +105,7 @@ struct UseLiteEmbedder::Impl {
   std::mutex jobs_mu;
   std::condition_variable helper_done;
   std::vector<Job*> jobs;  // Run calls in progress with batches to share
+  std::atomic<uint64_t> batches_helped{0};
 
   // Takes the batches of `job` until none is left; the first that throws ends the job.
   static void Drain(Job& job) {
@@ -133,6 +134,7 @@ struct UseLiteEmbedder::Impl {
       }
     }
     if (!job) return false;
+    ++batches_helped;
     std::exception_ptr error;
     try {
       (*job->batch)(k);
@@ -284,6 +286,8 @@ void UseLiteEmbedder::set_threads(int threads) {
 UseLiteCacheStats UseLiteEmbedder::cache_stats() const { return impl_->cache.Stats(); }
 
 bool UseLiteEmbedder::HelpOnce() { return impl_->HelpOnce(); }
+
+uint64_t UseLiteEmbedder::batches_helped() const { return impl_->batches_helped.load(); }
 
 std::vector<int> UseLiteEmbedder::TokenizeOne(const std::string& sentence) const {
   return impl_->tokenizer->Encode(sentence);

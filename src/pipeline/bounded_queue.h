@@ -56,6 +56,11 @@ class BoundedQueue {
     not_full_.notify_one();
     return item;
   }
+  // Whether the queue is closed and empty: Pop would return nullopt at once.
+  bool Drained() {
+    std::lock_guard lock(mu_);
+    return closed_ && items_.empty();
+  }
   // No more pushes; Pop() drains what is queued, then returns nullopt.
   void Close() {
     std::lock_guard lock(mu_);

@@ -51,10 +51,6 @@ class MemoryBudget {
     Hold(const Hold&) = delete;
     Hold& operator=(const Hold&) = delete;
 
-    // True when this holder runs alone for its lifetime: it holds more than the whole budget, so
-    // it waited until nothing else was held, and every other holder waits until it is gone.
-    bool alone() const { return bytes_ > budget_.capacity_; }
-
    private:
     MemoryBudget& budget_;
     size_t bytes_;

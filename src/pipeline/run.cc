@@ -800,17 +800,19 @@ class StoreSummarizer {
     if (incremental_) previous_heads_ = store_.runs().RunHeadNames(previous->id);
   }
 
-  // Step 6: the workers. Products run in parallel, not inside one (one USE-lite model shared by
-  // all). Merchants' replies are dropped, on this thread before a product's size is judged, with
-  // the other text that is not a reviewer's point (fragments; kept with skip_fragments off).
+  // Step 6: the workers. Products run in parallel, each on one worker (one USE-lite model shared
+  // by all), and a worker with no product to start runs batches of the others' encoder calls
+  // (NextJob, the memory budget's wait, the run's end). Merchants' replies are dropped, on this
+  // thread before a product's size is judged, with the other text that is not a reviewer's point
+  // (fragments; kept with skip_fragments off).
   void StartWorkers() {
     threads_ = options_.threads > 0
                    ? options_.threads
                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     threads_ = std::min<int>(
         {threads_, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo_.size(), 1))});
-    // Parallel over products, not inside one: a worker's encoder takes one thread. A single
-    // worker's takes the threads the run may use (--threads 1 is one core; 0, all cores).
+    // A worker's encoder calls take one thread (and the idle workers' help). A single worker's
+    // take the threads the run may use (--threads 1 is one core; 0, all cores).
     encoder_threads_ = threads_ > 1           ? 1
                        : options_.threads > 0 ? options_.threads
                                               : options_.use_lite.threads;
@@ -844,7 +846,7 @@ class StoreSummarizer {
     try {
       EmbedderPool pool(options_.embedder, shared_use_lite_);
       const CostFunction worker_cost = unit_ == "words" ? BudgetWordCost() : cost_;
-      while (auto job = jobs_->Pop()) {
+      while (auto job = NextJob()) {
         ProductResult out;
         out.seq = job->seq;
         if (job->product_scope) {
@@ -865,14 +867,27 @@ class StoreSummarizer {
       Fail(std::current_exception());
     }
     --busy_workers_;
-    HelpTheOthers();
+    // No product left: the core goes to the encoders of the workers still busy (the run's last
+    // products), until none is.
+    while (busy_workers_.load() > 0) {
+      if (!HelpEncoder()) std::this_thread::sleep_for(MemoryBudget::kHelpPoll);
+    }
   }
 
-  // A worker with no product left lends its core to the encoders of the workers still busy (the
-  // run's last products), until none is.
-  void HelpTheOthers() {
-    while (busy_workers_.load() > 0) {
-      if (!shared_use_lite_->HelpOnce()) std::this_thread::sleep_for(MemoryBudget::kHelpPoll);
+  // Runs a batch of another worker's encoder call, if any (SharedUseLite::HelpOnce); false
+  // without one, and always in a run that cannot load USE-lite.
+  bool HelpEncoder() { return uses_use_lite_ && shared_use_lite_->HelpOnce(); }
+
+  // The next product for a worker; while none is queued (behind a product that runs alone, or
+  // while the writer waits for a slow one) the worker helps the encoders of the others. Nullopt
+  // once the queue is closed and drained.
+  std::optional<ProductJob> NextJob() {
+    while (true) {
+      if (std::optional<ProductJob> job = jobs_->TryPop()) return job;
+      if (HelpEncoder()) continue;
+      std::optional<ProductJob> job =
+          jobs_->PopUntil(std::chrono::steady_clock::now() + MemoryBudget::kHelpPoll);
+      if (job || jobs_->Drained()) return job;
     }
   }
 
@@ -898,7 +913,7 @@ class StoreSummarizer {
     // that holds most of the budget (or all of it, running alone: 28 % of the TripAdvisor dump's
     // sentences are in such hotels) gets the waiting workers' cores as well.
     const MemoryBudget::Hold hold(budget_, EstimatedScopeBytes(texts.size(), embedder),
-                                  [this] { return shared_use_lite_->HelpOnce(); });
+                                  [this] { return HelpEncoder(); });
     ScopeSummary result =
         SummarizeScope(texts, scope == "product" ? Scope::kProduct : Scope::kReview, summarize_,
                        SeedsFor(texts), embedder);
@@ -1059,6 +1074,7 @@ class StoreSummarizer {
   int threads_ = 1;
   int encoder_threads_ = 1;           // of each Embed call
   std::atomic<int> busy_workers_{0};  // workers started and still taking products
+  const bool uses_use_lite_ = options_.embedder != EmbedderChoice::kLexical;
   std::optional<BoundedQueue<ProductJob>> jobs_;
   std::optional<BoundedQueue<ProductResult>> results_;
   std::mutex failure_mu_;

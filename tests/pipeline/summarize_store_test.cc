@@ -81,14 +81,26 @@ TEST(SummarizeStoreTest, ResultsAreIdenticalWhateverTheThreadCount) {
 
 // A product above the memory budget runs alone and the waiting workers run batches of its USE-lite
 // encoder: the same results as one thread (a budget of one byte makes every product run alone).
+// Two products of 300 sentences, so that each encoder call has batches to share.
 TEST(SummarizeStoreTest, AProductRunningAloneIsHelpedByTheWaitingWorkerThreadsWithTheSameResults) {
   TempDir dir;
+  {
+    std::ofstream dump(dir / "two.jsonl");
+    for (int r = 0; r < 120; ++r) {
+      const std::string n = std::to_string(r);
+      dump << "{\"product_id\":\"P" << r % 2 << "\",\"text\":\"Kettle " << n << " boils in "
+           << r % 7 + 2 << " minutes. The lid of unit " << n
+           << " cracked after a month. Support answered ticket " << n
+           << " within a day. The cord is " << r % 5 + 1
+           << " feet long. I would buy it again for review " << n << ".\"}\n";
+    }
+  }
   std::unique_ptr<ReviewStore> stores[2];
   for (int k = 0; k < 2; ++k) {
     stores[k] = ReviewStore::Open(dir / ("s" + std::to_string(k) + ".db"));
     IngestOptions ingest;
-    ingest.read.fields.product = "";
-    IngestFile(*stores[k], kSamples + "/en_reviews.jsonl", ingest);
+    ingest.read.fields.product = "product_id";
+    IngestFile(*stores[k], dir / "two.jsonl", ingest);
   }
   RunOptions one;
   one.embedder = EmbedderChoice::kAuto;
@@ -96,11 +108,14 @@ TEST(SummarizeStoreTest, AProductRunningAloneIsHelpedByTheWaitingWorkerThreadsWi
   RunOptions alone = one;
   alone.threads = 2;
   alone.memory_budget = 1;
+  alone.models.use_lite = std::make_shared<SharedUseLite>(Int8UseLite());
   const RunReport a = SummarizeStore(*stores[0], one);
   const RunReport b = SummarizeStore(*stores[1], alone);
-  EXPECT_GT(a.product_summaries, 2u);
+  EXPECT_EQ(a.product_summaries, 2u);
   EXPECT_EQ(a.product_summaries, b.product_summaries);
   EXPECT_EQ(Fingerprint(*stores[0]), Fingerprint(*stores[1]));
+  EXPECT_GT(dynamic_cast<const UseLiteEmbedder&>(alone.models.use_lite->Get()).batches_helped(),
+            0u);
 }
 
 // --threads is the run's cores: a single worker's encoder takes them (1 is one core), several
