@@ -126,7 +126,9 @@ class UseLiteEmbedder : public Embedder {
   // worker waiting for the memory budget) lends its core to the encoder. The batch is written
   // where that call's own threads would have written it, the same bits (a batch's rows do not
   // depend on the thread that runs them); an exception it throws ends that call's batches and is
-  // rethrown by it (unless the call's own threads threw first). Thread-safe.
+  // rethrown by it (unless the call's own threads threw first). At most one fewer helpers than
+  // the machine has cores run at once (a helper's workspace is outside any memory budget); the
+  // others get false. Thread-safe.
   bool HelpOnce();
   // How many batches HelpOnce has run on this model.
   uint64_t batches_helped() const;

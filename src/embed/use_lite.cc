@@ -106,6 +106,11 @@ struct UseLiteEmbedder::Impl {
   std::condition_variable helper_done;
   std::vector<Job*> jobs;  // Run calls in progress with batches to share
   std::atomic<uint64_t> batches_helped{0};
+  // Helpers running a batch now, at most one fewer than the machine's cores: each holds a
+  // workspace that no caller's memory budget counted (64 summarize workers waiting for the budget
+  // on 2 cores took 64 of them, 1.1 GB), and more helpers than cores add no speed.
+  int helping = 0;
+  const int max_helpers = std::max(0, static_cast<int>(std::thread::hardware_concurrency()) - 1);
 
   // Takes the batches of `job` until none is left; the first that throws ends the job.
   static void Drain(Job& job) {
@@ -125,10 +130,12 @@ struct UseLiteEmbedder::Impl {
     int64_t k = 0;
     {
       std::lock_guard<std::mutex> lock(jobs_mu);
+      if (helping >= max_helpers) return false;
       for (Job* j : jobs) {
         if ((k = j->next.fetch_add(1)) < j->count) {
           job = j;
           ++job->helpers;
+          ++helping;
           break;
         }
       }
@@ -146,6 +153,7 @@ struct UseLiteEmbedder::Impl {
       std::lock_guard<std::mutex> lock(jobs_mu);
       if (error && !job->error) job->error = error;
       --job->helpers;
+      --helping;
     }
     helper_done.notify_all();
     return true;
