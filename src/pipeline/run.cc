@@ -813,10 +813,9 @@ class StoreSummarizer {
         {threads_, kMaxRunThreads, static_cast<int>(std::max<size_t>(todo_.size(), 1))});
     // A worker's encoder calls take one thread (and the idle workers' help). A single worker's
     // take the threads the run may use (--threads 1 is one core; 0, all cores).
-    encoder_threads_ = threads_ > 1           ? 1
-                       : options_.threads > 0 ? options_.threads
-                                              : options_.use_lite.threads;
-    shared_use_lite_->SetThreads(encoder_threads_);
+    shared_use_lite_->SetThreads(threads_ > 1           ? 1
+                                 : options_.threads > 0 ? options_.threads
+                                                        : options_.use_lite.threads);
     jobs_.emplace(static_cast<size_t>(threads_));
     results_.emplace(static_cast<size_t>(threads_) * 2);
     reply_rule_ = !summarize_.selector.skip_fragments ? nullptr
@@ -1072,7 +1071,6 @@ class StoreSummarizer {
   std::optional<RunWriter> writer_;
   // Step 6.
   int threads_ = 1;
-  int encoder_threads_ = 1;           // of each Embed call
   std::atomic<int> busy_workers_{0};  // workers started and still taking products
   const bool uses_use_lite_ = options_.embedder != EmbedderChoice::kLexical;
   std::optional<BoundedQueue<ProductJob>> jobs_;
