@@ -597,7 +597,13 @@ std::vector<StoredReview> SampleReviews(const std::vector<StoredReview>& reviews
 // what any scope holds while it runs (its workspace grows to ~32 MB, kept for reuse). Three was
 // measured when a scope held both combined parts beside the output and the points a dense copy;
 // since 1d6f62c and 287cfa9 it is conservative (the largest hotel alone: 754 -> 615 MB with the
-// default embedder), and the whole TripAdvisor dump's peak (939 MB) was measured with it.
+// default embedder), and the whole TripAdvisor dump's peak (939 MB) was measured with it. Measured
+// with the default embedder, one TripAdvisor hotel alone (`summarize --threads 1 --product`, peak
+// RSS above that of a 200-sentence hotel): 3,039 sentences 93 MiB (this estimate 192), 6,086: 180
+// (353), 13,408: 171 (739), 25,066: 297 (1,354). Half the factor (1.5) lets two hotels of up to
+// ~6,000 sentences run together instead of ~3,000, but gained nothing: on the first 50,000
+// reviews, `EMBEDDER=auto bench/compare_summarize.sh` (2 rounds) wall 0.987, user time 1.060
+// (two scorers at once run slower than one scorer beside a helping encoder).
 size_t EstimatedScopeBytes(size_t sentences, const Embedder& embedder) {
   const size_t per_scope = embedder.name() != "lexical" ? size_t{32} << 20 : 0;
   return per_scope + sentences * static_cast<size_t>(embedder.dim()) * sizeof(float) * 3;
